@@ -1,0 +1,9 @@
+/**
+ * Builds, starts and watches the one {@code CuratorFramework} of an application from
+ * {@code ZkProperties}: retry, timeouts, namespace, digest auth with creator-only ACLs, TLS.
+ * Connection-state changes become one log line and one {@link dev.zkspring.client.ZkConnectionStateChangedEvent} each.
+ */
+@NullMarked
+package dev.zkspring.client;
+
+import org.jspecify.annotations.NullMarked;

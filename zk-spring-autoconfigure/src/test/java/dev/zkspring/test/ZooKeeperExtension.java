@@ -1,0 +1,205 @@
+package dev.zkspring.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real ZooKeeper for tests: one {@link TestingServer}, or a 3-node {@link TestingCluster}, started
+ * before the test class and closed after it, with helpers for the faults every capability is tested
+ * against (server down, session expiry, ensemble leader lost).
+ *
+ * <pre>
+ * &#64;RegisterExtension
+ * static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+ * </pre>
+ *
+ * Register it on a {@code static} field so one server serves the whole class; clients from
+ * {@link #newClient()} are closed after each test.
+ */
+public final class ZooKeeperExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
+		AfterEachCallback {
+
+	private final int ensembleSize;
+
+	private TestingServer server;
+
+	private TestingCluster cluster;
+
+	private boolean perTest;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	private ZooKeeperExtension(int ensembleSize) {
+		this.ensembleSize = ensembleSize;
+	}
+
+	/** One standalone server. */
+	public static ZooKeeperExtension server() {
+		return new ZooKeeperExtension(1);
+	}
+
+	/** A 3-node ensemble, for tests that lose a server or the ensemble's leader. */
+	public static ZooKeeperExtension ensemble() {
+		return new ZooKeeperExtension(3);
+	}
+
+	@Override
+	public void beforeAll(ExtensionContext context) throws Exception {
+		start();
+	}
+
+	@Override
+	public void beforeEach(ExtensionContext context) throws Exception {
+		if (this.server == null && this.cluster == null) {
+			this.perTest = true;
+			start();
+		}
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) throws Exception {
+		for (CuratorFramework client : this.clients) {
+			client.close();
+		}
+		this.clients.clear();
+		if (this.perTest) {
+			close();
+		}
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) throws Exception {
+		close();
+	}
+
+	private void start() throws Exception {
+		if (this.ensembleSize == 1) {
+			this.server = new TestingServer(true);
+		}
+		else {
+			this.cluster = new TestingCluster(this.ensembleSize);
+			this.cluster.start();
+		}
+	}
+
+	private void close() throws IOException {
+		if (this.server != null) {
+			this.server.close();
+			this.server = null;
+		}
+		if (this.cluster != null) {
+			this.cluster.close();
+			this.cluster = null;
+		}
+	}
+
+	/** Where to connect, as {@code zk.connect} expects it. */
+	public String connectString() {
+		return (this.server != null) ? this.server.getConnectString() : this.cluster.getConnectString();
+	}
+
+	/** A property line for {@code ApplicationContextRunner.withPropertyValues}. */
+	public String connectProperty() {
+		return "zk.connect=" + connectString();
+	}
+
+	/** A started, connected client of its own session, closed after the test. */
+	public CuratorFramework newClient() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(connectString())
+			.sessionTimeoutMs(10_000)
+			.connectionTimeoutMs(5_000)
+			.retryPolicy(new ExponentialBackoffRetry(100, 3))
+			.build();
+		this.clients.add(client);
+		client.start();
+		if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("test client did not connect to " + connectString());
+		}
+		return client;
+	}
+
+	/** Stop the standalone server, keeping its port and data for {@link #restartServer()}. */
+	public void stopServer() throws IOException {
+		requireServer().stop();
+	}
+
+	/** Start the standalone server again on the same port with the same data. */
+	public void restartServer() throws Exception {
+		requireServer().restart();
+	}
+
+	/** Kill the ensemble's current leader and return it, for {@link #restart(InstanceSpec)}. */
+	public InstanceSpec killLeader() throws Exception {
+		InstanceSpec leader = leader();
+		this.cluster.killServer(leader);
+		return leader;
+	}
+
+	/** Start a killed ensemble member again. */
+	public void restart(InstanceSpec instance) throws Exception {
+		this.cluster.restartServer(instance);
+	}
+
+	/** The ensemble member that currently leads, asked of each server with the {@code srvr} command. */
+	public InstanceSpec leader() throws IOException {
+		requireCluster();
+		for (InstanceSpec instance : this.cluster.getInstances()) {
+			if (srvr(instance.getPort()).contains("Mode: leader")) {
+				return instance;
+			}
+		}
+		throw new IllegalStateException("no ensemble member reports itself leader");
+	}
+
+	/** Make the ensemble expire this client's session, as if it had been partitioned away too long. */
+	public static void expireSession(CuratorFramework client) throws Exception {
+		client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+	}
+
+	private TestingServer requireServer() {
+		if (this.server == null) {
+			throw new IllegalStateException("this is not a standalone server extension");
+		}
+		return this.server;
+	}
+
+	private void requireCluster() {
+		if (this.cluster == null) {
+			throw new IllegalStateException("this is not an ensemble extension");
+		}
+	}
+
+	private static String srvr(int port) {
+		try (Socket socket = new Socket("127.0.0.1", port)) {
+			socket.setSoTimeout(2_000);
+			OutputStream out = socket.getOutputStream();
+			out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+}
