@@ -1,0 +1,44 @@
+package dev.zkspring.benchmarks;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.zkspring.embedded.EmbeddedZooKeeper;
+
+/**
+ * Runs every scenario against one in-process ZooKeeper and writes the results.
+ * Arguments: {@code --quick} for the smoke check, {@code --out=FILE} (default benchmarks/RESULTS.md).
+ */
+public final class BenchmarkMain {
+
+	private BenchmarkMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		List<String> arguments = Arrays.asList(args);
+		Settings settings = arguments.contains("--quick") ? Settings.quickRun() : Settings.fullRun();
+		Path out = Path.of(arguments.stream()
+			.filter((a) -> a.startsWith("--out="))
+			.map((a) -> a.substring("--out=".length()))
+			.findFirst()
+			.orElse("benchmarks/RESULTS.md"));
+		long started = System.nanoTime();
+		Report report = new Report();
+		Harness harness = new Harness(settings);
+		try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
+				Clients clients = new Clients(server.connectString())) {
+			List<LockLibrary> locks = new ArrayList<>(
+					List.of(LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
+			new LockBenchmarks(clients, harness, report, locks).run();
+			new LeaderBenchmarks(clients, report, settings).run();
+			new StartupBenchmark(server.connectString(), report, settings).run();
+		}
+		report.note("\nWhole run: " + (System.nanoTime() - started) / 1_000_000_000 + " s.");
+		report.write(out, settings);
+		System.out.println("Wrote " + out.toAbsolutePath());
+		System.exit(0);
+	}
+
+}

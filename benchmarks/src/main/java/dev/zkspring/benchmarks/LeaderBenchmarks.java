@@ -1,0 +1,158 @@
+package dev.zkspring.benchmarks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+
+/**
+ * Leadership: how long between the leader stepping down (or losing its session) and the successor
+ * knowing it leads. Each sample is one handover between two participants with sessions of their own.
+ */
+final class LeaderBenchmarks {
+
+	private final Clients clients;
+
+	private final Report report;
+
+	private final Settings settings;
+
+	private final List<LeaderContender> contenders = new ArrayList<>();
+
+	LeaderBenchmarks(Clients clients, Report report, Settings settings) {
+		this.clients = clients;
+		this.report = report;
+		this.settings = settings;
+		this.contenders.add(new BareLatch());
+	}
+
+	void run() throws Exception {
+		this.report.section("Leadership", "Two participants with sessions of their own; a sample is one handover, "
+				+ "from the leader's stop (or its session's expiry, injected at the server) to the successor "
+				+ "learning it leads. " + this.settings.handovers() + " handovers per contender, interleaved.");
+		measure("Graceful handover", false);
+		measure("Failover after session expiry", true);
+	}
+
+	private void measure(String scenario, boolean expire) throws Exception {
+		Map<String, long[]> samples = new LinkedHashMap<>();
+		for (LeaderContender contender : this.contenders) {
+			samples.put(contender.name(), new long[this.settings.handovers()]);
+			contender.start(this.clients);
+		}
+		for (int i = 0; i < this.settings.handovers(); i++) {
+			for (LeaderContender contender : this.contenders) {
+				samples.get(contender.name())[i] = expire ? contender.failover() : contender.handover();
+			}
+		}
+		for (LeaderContender contender : this.contenders) {
+			contender.stop();
+		}
+		Map<String, Stats> stats = new LinkedHashMap<>();
+		samples.forEach((name, nanos) -> stats.put(name, Stats.of(nanos)));
+		this.report.latency(scenario, stats, List.of(this.contenders.get(0).name()));
+	}
+
+	/** One way of electing a leader between two participants. */
+	interface LeaderContender {
+
+		String name();
+
+		void start(Clients clients) throws Exception;
+
+		/** The leader steps down gracefully; returns nanos until the other participant leads. */
+		long handover() throws Exception;
+
+		/** The leader's session expires; returns nanos until the other participant leads. */
+		long failover() throws Exception;
+
+		void stop() throws Exception;
+
+	}
+
+	/** Curator's LeaderLatch used directly: the floor any leader-election wrapper adds to. */
+	static final class BareLatch implements LeaderContender {
+
+		private final CuratorFramework[] clients = new CuratorFramework[2];
+
+		private final LeaderLatch[] latches = new LeaderLatch[2];
+
+		private final List<CompletableFuture<Long>> elected = new ArrayList<>(List.of(new CompletableFuture<>(),
+				new CompletableFuture<>()));
+
+		public String name() {
+			return "bare Curator LeaderLatch";
+		}
+
+		public void start(Clients clients) throws Exception {
+			for (int i = 0; i < 2; i++) {
+				this.clients[i] = clients.connect();
+				join(i);
+			}
+			leader();
+		}
+
+		private void join(int i) throws Exception {
+			this.elected.set(i, new CompletableFuture<>());
+			LeaderLatch latch = new LeaderLatch(this.clients[i], "/bench-latch", "p" + i);
+			CompletableFuture<Long> mine = this.elected.get(i);
+			latch.addListener(new LeaderLatchListener() {
+				public void isLeader() {
+					mine.complete(System.nanoTime());
+				}
+
+				public void notLeader() {
+				}
+			});
+			latch.start();
+			this.latches[i] = latch;
+		}
+
+		private int leader() throws Exception {
+			for (int attempt = 0; attempt < 200; attempt++) {
+				for (int i = 0; i < 2; i++) {
+					if (this.latches[i].hasLeadership()) {
+						return i;
+					}
+				}
+				TimeUnit.MILLISECONDS.sleep(10);
+			}
+			throw new IllegalStateException("no leader elected");
+		}
+
+		public long handover() throws Exception {
+			int leader = leader();
+			int other = 1 - leader;
+			long start = System.nanoTime();
+			this.latches[leader].close();
+			long took = this.elected.get(other).get(30, TimeUnit.SECONDS) - start;
+			join(leader);
+			return took;
+		}
+
+		public long failover() throws Exception {
+			int leader = leader();
+			int other = 1 - leader;
+			long start = System.nanoTime();
+			this.clients[leader].getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+			long took = this.elected.get(other).get(60, TimeUnit.SECONDS) - start;
+			this.latches[leader].close();
+			join(leader);
+			return took;
+		}
+
+		public void stop() throws Exception {
+			for (LeaderLatch latch : this.latches) {
+				latch.close();
+			}
+		}
+
+	}
+
+}
