@@ -82,7 +82,7 @@ final class ConfigBootstrap {
 		}
 		json.onRejection(this::rejectedWhileRunning);
 		shared.register(this.context);
-		insert(LocatorChain.composite(ZkConfigInitializer.PROPERTY_SOURCE_NAME, located.sources()));
+		insert(LocatorChain.composite(located.sources()));
 		ZkConfigWatcher watcher = new ZkConfigWatcher(this.context, shared.client(), chain, contexts, snapshots, status,
 				this.config.isWatch(), located.sources());
 		ConfigurableListableBeanFactory beanFactory = this.context.getBeanFactory();

@@ -78,8 +78,8 @@ final class LocatorChain {
 		return (ex instanceof KeeperException) ? ex.getMessage() : ex.getClass().getName();
 	}
 
-	static CompositePropertySource composite(String name, List<PropertySource<?>> sources) {
-		CompositePropertySource composite = new CompositePropertySource(name);
+	static CompositePropertySource composite(List<PropertySource<?>> sources) {
+		CompositePropertySource composite = new ZkConfigPropertySource();
 		sources.forEach(composite::addPropertySource);
 		return composite;
 	}

@@ -150,8 +150,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private void apply(LocatorChain.Located located) {
 		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(located.sources()));
-		CompositePropertySource composite = LocatorChain.composite(ZkConfigInitializer.PROPERTY_SOURCE_NAME,
-				located.sources());
+		CompositePropertySource composite = LocatorChain.composite(located.sources());
 		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
 		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
 			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
