@@ -22,7 +22,8 @@ public interface PropertySourceLocator {
 
 	/**
 	 * Return this locator's property sources, the highest precedence first.
-	 * @param environment the application's environment, without the config center's sources
+	 * @param environment the application's environment (at startup, before the config center's
+	 * sources are added to it)
 	 * @param client the application's one started client; it may not be connected yet when the
 	 * application started from a snapshot
 	 * @return the sources, possibly empty

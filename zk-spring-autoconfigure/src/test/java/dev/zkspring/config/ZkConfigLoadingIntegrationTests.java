@@ -151,6 +151,13 @@ class ZkConfigLoadingIntegrationTests {
 	}
 
 	@Test
+	void contextNodesLiveInsideTheChrootOfTheConnectString() throws Exception {
+		write(this.client, "/team/config/orders", "{\"shop\":{\"greeting\":\"chrooted\"}}");
+		this.runner.withPropertyValues("zk.connect=" + zk.connectString() + "/team")
+			.run((context) -> assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("chrooted"));
+	}
+
+	@Test
 	void everyKeyReportsTheZnodeAndTheVersionItCameFrom() throws Exception {
 		write(this.client, "/config/orders", "{\"shop\":{\"greeting\":\"v0\"}}");
 		write(this.client, "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");

@@ -129,6 +129,27 @@ class ZkConfigWatchIntegrationTests {
 	}
 
 	@Test
+	void aSuspendedConnectionKeepsTheConfigurationAndAChangeAfterReconnectingIsApplied() throws Exception {
+		write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
+		this.runner.withPropertyValues("zk.connection-timeout=2s").run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			List<ConnectionState> states = new java.util.concurrent.CopyOnWriteArrayList<>();
+			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+			zk.stopServer();
+			try {
+				await().atMost(WAIT).until(() -> states.contains(ConnectionState.SUSPENDED));
+				assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("before");
+			}
+			finally {
+				zk.restartServer();
+			}
+			await().atMost(WAIT).until(() -> states.contains(ConnectionState.RECONNECTED));
+			write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
+			await().atMost(WAIT).until(() -> "after".equals(context.getEnvironment().getProperty("shop.greeting")));
+		});
+	}
+
+	@Test
 	void changesToOtherApplicationsContextsPublishNothing() throws Exception {
 		write(writer, "/config/orders", "{\"a\":\"1\"}");
 		this.runner.run((context) -> {
