@@ -26,9 +26,13 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 
 	private static final String JACKSON = "tools.jackson.databind.json.JsonMapper";
 
+	/**
+	 * Last, so that what other initializers add to the Environment (a test's
+	 * {@code @DynamicPropertySource} setting {@code zk.connect}, for one) is seen.
+	 */
 	@Override
 	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE + 100;
+		return Ordered.LOWEST_PRECEDENCE;
 	}
 
 	@Override
