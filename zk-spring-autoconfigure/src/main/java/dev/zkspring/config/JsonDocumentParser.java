@@ -62,7 +62,10 @@ final class JsonDocumentParser {
 			}
 		}
 		catch (StreamConstraintsException ex) {
-			throw new DocumentRejectedException("the document nests deeper than " + MAX_DEPTH + " levels");
+			// these messages give lengths and limits only, never content
+			throw new DocumentRejectedException(String.valueOf(ex.getOriginalMessage()).contains("nesting depth")
+					? "the document nests deeper than " + MAX_DEPTH + " levels"
+					: "the document exceeds a JSON parser limit: " + ex.getOriginalMessage());
 		}
 		catch (JacksonException ex) {
 			// Jackson's own message can quote the document, so only its position is kept

@@ -18,13 +18,15 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
 /**
  * The application's one client (and embedded server), started before any bean exists and registered
  * under the bean names the auto-configuration uses, so it backs off. Customizer beans cannot reach a
  * client built this early: customizers come from {@code spring.factories} instead, and customizer
- * beans that would have been ignored are named in a warning.
+ * beans that would have been ignored are named in a warning. An application's own client bean must
+ * be {@code @Primary}, or the startup fails saying what to change.
  */
 final class SharedClient {
 
@@ -111,14 +113,31 @@ final class SharedClient {
 		if (this.server != null) {
 			beanFactory.registerDependentBean(SERVER_BEAN, CLIENT_BEAN);
 		}
-		context.addBeanFactoryPostProcessor(this::warnAboutCustomizerBeans);
+		context.addBeanFactoryPostProcessor(this::checkBeansTheEarlyClientIgnores);
 	}
 
-	private void warnAboutCustomizerBeans(ConfigurableListableBeanFactory beanFactory) {
+	private void checkBeansTheEarlyClientIgnores(ConfigurableListableBeanFactory beanFactory) {
 		Set<Class<?>> applied = this.customizers.stream().map(Object::getClass).collect(Collectors.toSet());
 		List<String> ignored = Arrays.stream(beanFactory.getBeanNamesForType(CuratorFrameworkCustomizer.class, true, false))
 			.filter((name) -> !applied.contains(beanFactory.getType(name, false)))
 			.toList();
+		List<String> otherClients = Arrays.stream(beanFactory.getBeanNamesForType(CuratorFramework.class, true, false))
+			.filter((name) -> !CLIENT_BEAN.equals(name))
+			.toList();
+		if (!otherClients.isEmpty()) {
+			boolean primary = otherClients.stream()
+				.anyMatch((name) -> beanFactory.containsBeanDefinition(name) && beanFactory.getBeanDefinition(name).isPrimary());
+			if (!primary) {
+				throw new ZkStartupException("The application defines its own CuratorFramework bean " + otherClients
+						+ " while the config center (zk.config.enabled) has registered the application's client as '"
+						+ CLIENT_BEAN + "', so no single client can be injected.",
+						"Set zk.config.enabled=false to use only your own client, or mark yours @Primary (the config "
+								+ "center then keeps a second session), or remove yours and customize the config "
+								+ "center's client with a CuratorFrameworkCustomizer registered in META-INF/spring.factories.");
+			}
+			logger.warn("CuratorFramework beans " + otherClients + " are defined next to the config center's client '"
+					+ CLIENT_BEAN + "': the application holds a second ZooKeeper session.");
+		}
 		if (!ignored.isEmpty()) {
 			logger.warn("CuratorFrameworkCustomizer beans " + ignored + " were not applied: with zk.config.enabled the "
 					+ "client is created before any bean exists. Register them in META-INF/spring.factories under "

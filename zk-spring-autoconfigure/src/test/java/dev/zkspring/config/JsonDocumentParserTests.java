@@ -69,6 +69,15 @@ class JsonDocumentParserTests {
 	}
 
 	@Test
+	void otherParserLimitsAreRejectedWithoutQuotingTheDocument() {
+		byte[] longNumber = ("{\"n\":" + "9".repeat(1001) + "}").getBytes(StandardCharsets.UTF_8);
+		assertThatExceptionOfType(DocumentRejectedException.class)
+			.isThrownBy(() -> new JsonDocumentParser(1 << 20).parse(longNumber))
+			.satisfies((ex) -> assertThat(ex.reason()).startsWith("the document exceeds a JSON parser limit: ")
+				.doesNotContain("999"));
+	}
+
+	@Test
 	void emptyKeysAndKeysSpringCannotBindAreRejectedNamingTheKey() {
 		assertRejectedKey("{\"\":1}", "the document has an empty key at its root", "");
 		assertRejectedKey("{\"a\":{\"\":1}}", "the document has an empty key under 'a'", "a.");

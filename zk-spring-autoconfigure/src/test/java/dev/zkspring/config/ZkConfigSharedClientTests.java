@@ -25,8 +25,12 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
+import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.CuratorFrameworkCustomizer;
+import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.client.ZkConnectionStateChangedEvent;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 import dev.zkspring.test.ZooKeeperExtension;
@@ -96,6 +100,28 @@ class ZkConfigSharedClientTests {
 	}
 
 	@Test
+	void anApplicationDefiningItsOwnClientFailsToStartWithAMessageSayingWhatToChange() {
+		ConfigTestSupport.runner(zk, this.snapshots).withUserConfiguration(OwnClient.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).isInstanceOf(ZkStartupException.class);
+			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
+			assertThat(failure.getDescription()).contains("own CuratorFramework bean [myClient]");
+			assertThat(failure.getAction()).contains("zk.config.enabled=false").contains("@Primary");
+		});
+	}
+
+	@Test
+	void anApplicationWithItsOwnPrimaryClientIsWarnedOfTheSecondSession(CapturedOutput output) {
+		ConfigTestSupport.runner(zk, this.snapshots).withUserConfiguration(OwnPrimaryClient.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBeansOfType(CuratorFramework.class)).containsOnlyKeys("curatorFramework", "myClient");
+			assertThat(context.getBean(CuratorFramework.class)).isSameAs(context.getBean("myClient"));
+		});
+		assertThat(output).containsOnlyOnce("CuratorFramework beans [myClient] are defined next to the config center's "
+				+ "client 'curatorFramework': the application holds a second ZooKeeper session.");
+	}
+
+	@Test
 	void withTheConfigCenterOffTheAutoConfigurationCreatesTheClientAndCustomizerBeansApply() {
 		ConfigTestSupport.runner(zk, this.snapshots)
 			.withPropertyValues("zk.config.enabled=false")
@@ -141,6 +167,29 @@ class ZkConfigSharedClientTests {
 		catch (IOException ex) {
 			return false;
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnClient {
+
+		@Bean(destroyMethod = "close")
+		CuratorFramework myClient() {
+			CuratorFramework client = ZkClientFactory.create(new ZkProperties(), zk.connectString(), List.of());
+			ZkClientFactory.start(client, Duration.ofSeconds(10));
+			return client;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnPrimaryClient {
+
+		@Bean(destroyMethod = "close")
+		@Primary
+		CuratorFramework myClient() {
+			return new OwnClient().myClient();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
