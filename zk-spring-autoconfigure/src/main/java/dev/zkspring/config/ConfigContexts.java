@@ -2,6 +2,7 @@ package dev.zkspring.config;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -49,7 +50,7 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 	/** The highest precedence first, the order of a composite property source. */
 	List<String> highestFirst() {
 		List<String> reversed = new ArrayList<>(this.lowestFirst);
-		java.util.Collections.reverse(reversed);
+		Collections.reverse(reversed);
 		return reversed;
 	}
 

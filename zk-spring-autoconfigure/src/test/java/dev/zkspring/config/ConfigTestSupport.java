@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -127,14 +128,14 @@ final class ConfigTestSupport {
 	}
 
 	/** Records config events, in the order they arrive. */
-	static class EventRecorder implements ApplicationListener<org.springframework.context.ApplicationEvent> {
+	static class EventRecorder implements ApplicationListener<ApplicationEvent> {
 
 		final List<ZkConfigChangedEvent> changes = new CopyOnWriteArrayList<>();
 
 		final List<ZkConfigRejectedEvent> rejections = new CopyOnWriteArrayList<>();
 
 		@Override
-		public void onApplicationEvent(org.springframework.context.ApplicationEvent event) {
+		public void onApplicationEvent(ApplicationEvent event) {
 			if (event instanceof ZkConfigChangedEvent changed) {
 				this.changes.add(changed);
 			}

@@ -3,6 +3,7 @@ package dev.zkspring.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
 import dev.zkspring.config.ZkConfigChange.Type;
@@ -114,7 +116,7 @@ class ZkConfigWatchIntegrationTests {
 		write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
 		this.runner.run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			List<ConnectionState> states = new java.util.concurrent.CopyOnWriteArrayList<>();
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
 			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
 			ZooKeeperExtension.expireSession(client);
 			// written while the application's client is between sessions
@@ -133,7 +135,7 @@ class ZkConfigWatchIntegrationTests {
 		write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
 		this.runner.withPropertyValues("zk.connection-timeout=2s").run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			List<ConnectionState> states = new java.util.concurrent.CopyOnWriteArrayList<>();
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
 			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
 			zk.stopServer();
 			try {
@@ -190,7 +192,7 @@ class ZkConfigWatchIntegrationTests {
 	static class WritesDuringRefresh {
 
 		@Bean
-		String loadedValue(org.springframework.core.env.Environment environment) throws Exception {
+		String loadedValue(Environment environment) throws Exception {
 			String loaded = environment.getProperty("shop.greeting");
 			write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"during-refresh\"}}");
 			return loaded;
