@@ -10,10 +10,13 @@ import org.springframework.core.env.PropertySource;
 /**
  * The configuration from ZooKeeper changed and the change was accepted: the config center's property
  * source in the Environment already holds {@link #getPropertySources() the new sources} when this is
- * published. Published once per accepted change, on the config center's single refresher thread, so
- * two events never interleave and listeners see them in order; changes that arrive while one is being
- * processed are coalesced into the next event. Values are only inside {@link #getChanges()};
- * {@link #toString()} names keys only.
+ * published, which is what rebinding beans in place needs.
+ * <p>
+ * Published once per accepted change, synchronously on the config center's single refresher thread:
+ * listeners run on that thread, two events never interleave and listeners see them in order. Changes
+ * that arrive while one is being processed (a listener included) are coalesced into the next event,
+ * whose diff starts where the previous one ended. A write that changes no effective value publishes
+ * nothing. Values are only inside {@link #getChanges()}; {@link #toString()} names keys only.
  */
 public class ZkConfigChangedEvent extends ApplicationEvent {
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -142,6 +143,27 @@ class ZkConfigSharedClientTests {
 			assertThat(context.getEnvironment().getPropertySources().contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME))
 				.isFalse();
 		});
+	}
+
+	@Test
+	void withoutCuratorOnTheClasspathTheInitializerDoesNothing() {
+		ConfigTestSupport.runner(zk, this.snapshots)
+			.withClassLoader(new FilteredClassLoader(CuratorFramework.class))
+			.run((context) -> assertThat(context.getEnvironment().getPropertySources()
+				.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)).isFalse());
+	}
+
+	@Test
+	void withoutJacksonOnTheClasspathTheStartupFailsSayingWhatToAdd() {
+		ConfigTestSupport.runner(zk, this.snapshots)
+			.withClassLoader(new FilteredClassLoader("tools.jackson"))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).isInstanceOf(ZkStartupException.class)
+					.hasMessageContaining("tools.jackson.core:jackson-databind");
+				assertThat(((ZkStartupException) context.getStartupFailure()).getAction())
+					.contains("zk.config.enabled=false");
+			});
 	}
 
 	private static int connections() throws IOException {
