@@ -102,9 +102,10 @@ public final class ZkClientFactory {
 	 * @return whether the client connected within the timeout
 	 */
 	public static boolean tryStart(CuratorFramework client, Duration connectionTimeout) {
+		int timeout = millis("zk.connection-timeout", connectionTimeout);
 		client.start();
 		try {
-			return client.blockUntilConnected(millis("zk.connection-timeout", connectionTimeout), TimeUnit.MILLISECONDS);
+			return client.blockUntilConnected(timeout, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
