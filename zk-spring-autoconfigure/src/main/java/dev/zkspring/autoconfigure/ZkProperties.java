@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Everything a user sets under {@code zk.*}: where the ensemble is, how to reach it and whether to
@@ -39,6 +40,8 @@ public class ZkProperties {
 	private final Ssl ssl = new Ssl();
 
 	private final Embedded embedded = new Embedded();
+
+	private final Config config = new Config();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -94,6 +97,10 @@ public class ZkProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	public Config getConfig() {
+		return this.config;
 	}
 
 	/** How operations are retried while the connection is down (exponential backoff). */
@@ -288,6 +295,110 @@ public class ZkProperties {
 
 		public void setDataDir(@Nullable Path dataDir) {
 			this.dataDir = dataDir;
+		}
+
+	}
+
+	/** Configuration kept as JSON documents in znodes, loaded before any bean is created and watched. */
+	public static class Config {
+
+		/** Whether to load configuration from ZooKeeper into the Environment at startup. */
+		private boolean enabled = true;
+
+		/** Znode under which the context nodes (application, application,{profile}, {name}, ...) live. */
+		private String root = "/config";
+
+		/** Name of the context every application reads, below its own. */
+		private String defaultContext = "application";
+
+		/** Name of this application's context; unset means spring.application.name. */
+		private @Nullable String name;
+
+		/** Separator between a context name and a profile in a context node's name. */
+		private String profileSeparator = ",";
+
+		/** Whether startup fails when a context document is bad or ZooKeeper cannot be reached without a snapshot. */
+		private boolean failFast = true;
+
+		/** Whether to watch the context nodes and apply changes while the application runs. */
+		private boolean watch = true;
+
+		/** Directory of the last-known-good snapshot; unset means ~/.zk-spring/config-snapshots. */
+		private @Nullable Path snapshotDir;
+
+		/** Largest context document accepted; larger ones are rejected. */
+		private DataSize maxDocumentSize = DataSize.ofMegabytes(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public String getDefaultContext() {
+			return this.defaultContext;
+		}
+
+		public void setDefaultContext(String defaultContext) {
+			this.defaultContext = defaultContext;
+		}
+
+		public @Nullable String getName() {
+			return this.name;
+		}
+
+		public void setName(@Nullable String name) {
+			this.name = name;
+		}
+
+		public String getProfileSeparator() {
+			return this.profileSeparator;
+		}
+
+		public void setProfileSeparator(String profileSeparator) {
+			this.profileSeparator = profileSeparator;
+		}
+
+		public boolean isFailFast() {
+			return this.failFast;
+		}
+
+		public void setFailFast(boolean failFast) {
+			this.failFast = failFast;
+		}
+
+		public boolean isWatch() {
+			return this.watch;
+		}
+
+		public void setWatch(boolean watch) {
+			this.watch = watch;
+		}
+
+		public @Nullable Path getSnapshotDir() {
+			return this.snapshotDir;
+		}
+
+		public void setSnapshotDir(@Nullable Path snapshotDir) {
+			this.snapshotDir = snapshotDir;
+		}
+
+		public DataSize getMaxDocumentSize() {
+			return this.maxDocumentSize;
+		}
+
+		public void setMaxDocumentSize(DataSize maxDocumentSize) {
+			this.maxDocumentSize = maxDocumentSize;
 		}
 
 	}

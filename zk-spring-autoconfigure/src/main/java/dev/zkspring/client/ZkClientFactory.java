@@ -93,6 +93,26 @@ public final class ZkClientFactory {
 		}
 	}
 
+	/**
+	 * Start the client and wait for its first connection without failing, for callers that can go on
+	 * without ZooKeeper (the configuration snapshot). Unlike {@link #start}, a client that does not
+	 * connect in time stays started and keeps connecting in the background.
+	 * @param client a client from {@link #create}
+	 * @param connectionTimeout how long to wait ({@code zk.connection-timeout})
+	 * @return whether the client connected within the timeout
+	 */
+	public static boolean tryStart(CuratorFramework client, Duration connectionTimeout) {
+		int timeout = millis("zk.connection-timeout", connectionTimeout);
+		client.start();
+		try {
+			return client.blockUntilConnected(timeout, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
 	private static void applyAuth(CuratorFrameworkFactory.Builder builder, ZkProperties.Auth auth) {
 		String credentials = auth.getCredentials();
 		if (credentials == null) {

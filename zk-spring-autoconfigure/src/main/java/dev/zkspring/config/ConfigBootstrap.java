@@ -1,0 +1,179 @@
+package dev.zkspring.config;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.CompositePropertySource;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.ZkStartupException;
+
+/**
+ * What {@link ZkConfigInitializer} does once it knows it should: start the shared client, run the
+ * locators (or fall back to the snapshot), insert the composite source, start the watcher.
+ */
+final class ConfigBootstrap {
+
+	static final String WATCHER_BEAN = "zkConfigWatcher";
+
+	static final String STATUS_BEAN = "zkConfigStatus";
+
+	private static final Log logger = LogFactory.getLog(ZkConfigInitializer.class);
+
+	private final ConfigurableApplicationContext context;
+
+	private final ConfigurableEnvironment environment;
+
+	private final ZkProperties properties;
+
+	private final ZkProperties.Config config;
+
+	ConfigBootstrap(ConfigurableApplicationContext context, ZkProperties properties) {
+		this.context = context;
+		this.environment = context.getEnvironment();
+		this.properties = properties;
+		this.config = properties.getConfig();
+	}
+
+	void run() {
+		ConfigContexts contexts = ConfigContexts.of(this.config, this.environment);
+		long maxBytes = maxDocumentBytes();
+		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.getSnapshotDir(), contexts,
+				this.config.getProfileSeparator());
+		List<PropertySourceLocator> locators = SpringFactoriesLoader
+			.forDefaultResourceLocation(this.context.getClassLoader())
+			.load(PropertySourceLocator.class);
+		JsonZnodePropertySourceLocator json = locators.stream()
+			.filter(JsonZnodePropertySourceLocator.class::isInstance)
+			.map(JsonZnodePropertySourceLocator.class::cast)
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("the built-in JSON locator is not registered"));
+		json.configure(contexts, maxBytes);
+		LocatorChain chain = new LocatorChain(locators);
+		SharedClient shared = SharedClient.start(this.properties, this.context);
+		ZkConfigStatus status;
+		LocatorChain.Located located;
+		try {
+			if (shared.connected()) {
+				json.onRejection(this::rejectedAtStartup);
+				located = chain.locate(this.environment, shared.client(), this.config.isFailFast());
+				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER);
+				ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
+			}
+			else {
+				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json));
+				located = chain.locate(this.environment, shared.client(), false);
+			}
+		}
+		catch (RuntimeException ex) {
+			shared.close();
+			throw ex;
+		}
+		json.onRejection(this::rejectedWhileRunning);
+		shared.register(this.context);
+		insert(LocatorChain.composite(located.sources()));
+		ZkConfigWatcher watcher = new ZkConfigWatcher(this.context, shared.client(), chain, contexts, snapshots, status,
+				this.config.isWatch(), located.sources());
+		ConfigurableListableBeanFactory beanFactory = this.context.getBeanFactory();
+		beanFactory.registerSingleton(STATUS_BEAN, status);
+		beanFactory.registerSingleton(WATCHER_BEAN, watcher);
+		((DefaultSingletonBeanRegistry) beanFactory).registerDisposableBean(WATCHER_BEAN, watcher::close);
+		beanFactory.registerDependentBean(SharedClient.CLIENT_BEAN, WATCHER_BEAN);
+		this.context.addApplicationListener(watcher);
+		watcher.start();
+		logger.info("Loaded configuration from " + status.getSource() + " for contexts " + contexts.highestFirst()
+				+ " (" + LocatorChain.effective(located.sources()).size() + " keys)");
+	}
+
+	private ZkConfigStatus.Source startWithoutZooKeeper(SharedClient shared, ConfigSnapshotStore snapshots,
+			JsonZnodePropertySourceLocator json) {
+		String unreachable = "ZooKeeper at '" + shared.connectString() + "' could not be reached within "
+				+ this.properties.getConnectionTimeout() + " (zk.connection-timeout)";
+		List<ZnodePropertySource> snapshot = readSnapshot(snapshots);
+		if (snapshot != null) {
+			json.restore(snapshot);
+			logger.warn(unreachable + "; starting from the last-known-good configuration snapshot " + snapshots.file()
+					+ ". The application is degraded until it connects and reconciles with ZooKeeper.");
+			return ZkConfigStatus.Source.SNAPSHOT;
+		}
+		if (this.config.isFailFast()) {
+			throw new ZkStartupException(unreachable + ", and there is no configuration snapshot at " + snapshots.file()
+					+ " to start from.",
+					"Check that the ensemble in zk.connect is running and reachable from this host, or raise "
+							+ "zk.connection-timeout; set zk.config.fail-fast=false to start without ZooKeeper's "
+							+ "configuration until it can be reached.");
+		}
+		json.restore(List.of());
+		logger.warn(unreachable + " and there is no configuration snapshot at " + snapshots.file()
+				+ "; starting without ZooKeeper's configuration (zk.config.fail-fast=false) until it connects.");
+		return ZkConfigStatus.Source.NONE;
+	}
+
+	private @Nullable List<ZnodePropertySource> readSnapshot(ConfigSnapshotStore snapshots) {
+		try {
+			return snapshots.read();
+		}
+		catch (IOException ex) {
+			logger.warn("Ignoring the configuration snapshot: " + ex.getMessage());
+			return null;
+		}
+	}
+
+	private void rejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
+			@Nullable ZnodePropertySource kept) {
+		String description = "The configuration in znode " + rejection.znode() + " (version " + rejection.version()
+				+ ") was rejected: " + rejection.reason() + ".";
+		if (this.config.isFailFast()) {
+			throw new ZkStartupException(description, "Fix the document in " + rejection.znode()
+					+ ": one UTF-8 JSON object, at most " + this.config.getMaxDocumentSize()
+					+ " (zk.config.max-document-size), at most " + JsonDocumentParser.MAX_DEPTH
+					+ " levels deep, keys of letters, digits, '-' and '_'. Or set zk.config.fail-fast=false to start "
+					+ "without that context.");
+		}
+		logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
+	}
+
+	private void rejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,
+			@Nullable ZnodePropertySource kept) {
+		logger.warn("Rejected the configuration in znode " + rejection.znode() + " (version " + rejection.version()
+				+ "): " + rejection.reason() + "; "
+				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
+						: "the context stays empty"));
+		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, rejection.znode(), rejection.version(),
+				rejection.reason(), rejection.key()));
+	}
+
+	/** Above the packaged application*.yml/properties, below command line, system properties and environment. */
+	private void insert(CompositePropertySource composite) {
+		MutablePropertySources sources = this.environment.getPropertySources();
+		if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
+			sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, composite);
+		}
+		else if (sources.contains(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+			sources.addAfter(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, composite);
+		}
+		else {
+			sources.addLast(composite);
+		}
+	}
+
+	private long maxDocumentBytes() {
+		if (this.config.getMaxDocumentSize() == null || this.config.getMaxDocumentSize().toBytes() <= 0) {
+			throw new ZkStartupException("zk.config.max-document-size is " + this.config.getMaxDocumentSize() + ".",
+					"Set zk.config.max-document-size to a positive size such as 1MB.");
+		}
+		return this.config.getMaxDocumentSize().toBytes();
+	}
+
+}

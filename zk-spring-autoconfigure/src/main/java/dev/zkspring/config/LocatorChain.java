@@ -1,0 +1,114 @@
+package dev.zkspring.config;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.env.CompositePropertySource;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
+
+import dev.zkspring.client.ZkStartupException;
+
+/**
+ * Runs every {@link PropertySourceLocator} in order and remembers what each returned, so a locator
+ * that fails while the application runs keeps its previous sources in force.
+ */
+final class LocatorChain {
+
+	private static final Log logger = LogFactory.getLog(ZkConfigInitializer.class);
+
+	private final List<PropertySourceLocator> locators;
+
+	private final Map<PropertySourceLocator, List<PropertySource<?>>> previous = new IdentityHashMap<>();
+
+	LocatorChain(List<PropertySourceLocator> locators) {
+		this.locators = List.copyOf(locators);
+	}
+
+	List<PropertySourceLocator> locators() {
+		return this.locators;
+	}
+
+	/**
+	 * Ask every locator for its sources.
+	 * @param failOnError whether a failing locator fails the call (startup with fail-fast)
+	 * @return the sources, the highest precedence first, and whether every locator answered
+	 */
+	synchronized Located locate(ConfigurableEnvironment environment, CuratorFramework client, boolean failOnError) {
+		List<PropertySource<?>> sources = new ArrayList<>();
+		boolean complete = true;
+		for (PropertySourceLocator locator : this.locators) {
+			try {
+				List<PropertySource<?>> located = List.copyOf(locator.locate(environment, client));
+				this.previous.put(locator, located);
+				sources.addAll(located);
+			}
+			catch (ZkStartupException ex) {
+				throw ex;
+			}
+			catch (Exception ex) {
+				String name = locator.getClass().getName();
+				if (failOnError) {
+					throw new ZkStartupException("The config locator " + name + " failed: " + describe(ex) + ".",
+							"Check that ZooKeeper holds what " + name + " reads, or set zk.config.fail-fast=false "
+									+ "to start without its sources.",
+							ex);
+				}
+				complete = false;
+				logger.warn("Config locator " + name + " failed (" + describe(ex)
+						+ "); its previous property sources stay in force");
+				sources.addAll(this.previous.getOrDefault(locator, List.of()));
+			}
+		}
+		return new Located(sources, complete);
+	}
+
+	/** ZooKeeper's own messages name an error code and a path; anything else could quote a value. */
+	private static String describe(Exception ex) {
+		return (ex instanceof KeeperException) ? ex.getMessage() : ex.getClass().getName();
+	}
+
+	static CompositePropertySource composite(List<PropertySource<?>> sources) {
+		CompositePropertySource composite = new ZkConfigPropertySource();
+		sources.forEach(composite::addPropertySource);
+		return composite;
+	}
+
+	/** The effective value of every key: the first source that has it wins, as in the Environment. */
+	static Map<String, @Nullable Object> effective(List<PropertySource<?>> sources) {
+		Map<String, @Nullable Object> values = new LinkedHashMap<>();
+		for (PropertySource<?> source : sources) {
+			if (source instanceof EnumerablePropertySource<?> enumerable) {
+				for (String name : enumerable.getPropertyNames()) {
+					if (!values.containsKey(name)) {
+						values.put(name, enumerable.getProperty(name));
+					}
+				}
+			}
+		}
+		return values;
+	}
+
+	/** What one round of locating produced. */
+	record Located(List<PropertySource<?>> sources, boolean complete) {
+
+		List<ZnodePropertySource> znodeSources() {
+			return this.sources.stream()
+				.filter(ZnodePropertySource.class::isInstance)
+				.map(ZnodePropertySource.class::cast)
+				.toList();
+		}
+
+	}
+
+}

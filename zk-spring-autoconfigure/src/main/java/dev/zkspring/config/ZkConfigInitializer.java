@@ -1,0 +1,63 @@
+package dev.zkspring.config;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.ClassUtils;
+
+import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.ZkStartupException;
+
+/**
+ * Loads the configuration from ZooKeeper into the Environment before any bean is created. It starts
+ * the application's one client (and the embedded server when {@code zk.embedded.enabled}) and
+ * registers them as the {@code curatorFramework} and {@code zkEmbeddedServer} beans, so the
+ * auto-configuration reuses them: one session per application. Does nothing when {@code zk.enabled}
+ * or {@code zk.config.enabled} is false. Registered in {@code META-INF/spring.factories}.
+ */
+public class ZkConfigInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
+
+	/** Name of the config center's composite property source in the Environment. */
+	public static final String PROPERTY_SOURCE_NAME = "zkConfig";
+
+	private static final String CURATOR = "org.apache.curator.framework.CuratorFramework";
+
+	private static final String JACKSON = "tools.jackson.databind.json.JsonMapper";
+
+	/**
+	 * Last, so that what other initializers add to the Environment (a test's
+	 * {@code @DynamicPropertySource} setting {@code zk.connect}, for one) is seen.
+	 */
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	@Override
+	public void initialize(ConfigurableApplicationContext context) {
+		ConfigurableEnvironment environment = context.getEnvironment();
+		if (environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
+			// a child context shares its parent's configuration and client
+			return;
+		}
+		ZkProperties properties = Binder.get(environment)
+			.bind(ZkProperties.PREFIX, ZkProperties.class)
+			.orElseGet(ZkProperties::new);
+		ClassLoader classLoader = context.getClassLoader();
+		if (!properties.isEnabled() || !properties.getConfig().isEnabled()
+				|| !ClassUtils.isPresent(CURATOR, classLoader)) {
+			return;
+		}
+		if (!ClassUtils.isPresent(JACKSON, classLoader)) {
+			throw new ZkStartupException(
+					"zk.config.enabled is true but Jackson (tools.jackson.core:jackson-databind), which reads the "
+							+ "configuration znodes, is not on the classpath.",
+					"Depend on zk-spring-starter, which brings it, or add tools.jackson.core:jackson-databind; "
+							+ "or set zk.config.enabled=false to run without the config center.");
+		}
+		new ConfigBootstrap(context, properties).run();
+	}
+
+}

@@ -1,0 +1,224 @@
+package dev.zkspring.config;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.cache.CuratorCacheStorage;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextRefreshedEvent;
+import org.springframework.core.env.CompositePropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * Keeps the config center's property source current. One {@link CuratorCache} on the config root
+ * (with {@code zk.config.watch}) and every reconnection request a reload; reloads run on one
+ * refresher thread, at most one queued behind the running one, so a burst of changes is coalesced
+ * and events never interleave. Nothing is applied before the context is refreshed; the first
+ * reload after it catches whatever changed since the initial load.
+ */
+final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent>, ConnectionStateListener,
+		AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ZkConfigInitializer.class);
+
+	private final ConfigurableApplicationContext context;
+
+	private final CuratorFramework client;
+
+	private final LocatorChain locators;
+
+	private final ConfigContexts contexts;
+
+	private final ConfigSnapshotStore snapshots;
+
+	private final ZkConfigStatus status;
+
+	private final boolean watch;
+
+	private final ExecutorService refresher = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "zk-config-refresher");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final AtomicBoolean pending = new AtomicBoolean();
+
+	private volatile boolean ready;
+
+	private volatile boolean closed;
+
+	private volatile List<PropertySource<?>> current;
+
+	private @Nullable CuratorCache cache;
+
+	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
+			ConfigContexts contexts, ConfigSnapshotStore snapshots, ZkConfigStatus status, boolean watch,
+			List<PropertySource<?>> initial) {
+		this.context = context;
+		this.client = client;
+		this.locators = locators;
+		this.contexts = contexts;
+		this.snapshots = snapshots;
+		this.status = status;
+		this.watch = watch;
+		this.current = List.copyOf(initial);
+	}
+
+	void start() {
+		this.client.getConnectionStateListenable().addListener(this);
+		if (this.watch) {
+			CuratorCache cache = CuratorCache.builder(this.client, this.contexts.root())
+				.withStorage(CuratorCacheStorage.dataNotCached())
+				.build();
+			cache.listenable().addListener(CuratorCacheListener.builder().forAll(this::nodeChanged).build());
+			cache.start();
+			this.cache = cache;
+		}
+	}
+
+	private void nodeChanged(CuratorCacheListener.Type type, @Nullable ChildData before, @Nullable ChildData after) {
+		ChildData data = (after != null) ? after : before;
+		if (data != null && this.contexts.contains(data.getPath())) {
+			requestReload();
+		}
+	}
+
+	@Override
+	public void stateChanged(CuratorFramework client, ConnectionState state) {
+		// a new or resumed session may have missed changes: read everything again
+		if (state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED) {
+			if (this.watch || this.status.isDegraded()) {
+				requestReload();
+			}
+		}
+	}
+
+	@Override
+	public void onApplicationEvent(ContextRefreshedEvent event) {
+		if (event.getApplicationContext() == this.context && !this.ready) {
+			this.ready = true;
+			if (this.watch || this.status.isDegraded()) {
+				requestReload();
+			}
+		}
+	}
+
+	void requestReload() {
+		if (this.ready && !this.closed && this.pending.compareAndSet(false, true)) {
+			this.refresher.execute(this::reload);
+		}
+	}
+
+	private void reload() {
+		this.pending.set(false);
+		if (this.closed) {
+			return;
+		}
+		try {
+			if (!this.client.getZookeeperClient().isConnected()) {
+				return;
+			}
+			LocatorChain.Located located = this.locators.locate(this.context.getEnvironment(), this.client, false);
+			apply(located);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not reload the configuration from ZooKeeper (" + ex.getClass().getName()
+					+ "); the current configuration stays in force");
+		}
+	}
+
+	private void apply(LocatorChain.Located located) {
+		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(located.sources()));
+		CompositePropertySource composite = LocatorChain.composite(located.sources());
+		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
+		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
+			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
+		}
+		this.current = located.sources();
+		if (located.complete()) {
+			if (this.status.getSource() != ZkConfigStatus.Source.ZOOKEEPER) {
+				logger.info("Configuration reconciled with ZooKeeper; no longer running on the snapshot "
+						+ this.snapshots.file());
+			}
+			this.status.setSource(ZkConfigStatus.Source.ZOOKEEPER);
+			writeSnapshot(this.snapshots, located.znodeSources());
+		}
+		if (!changes.isEmpty()) {
+			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
+			this.context.publishEvent(new ZkConfigChangedEvent(this.context, located.sources(), changes));
+		}
+	}
+
+	static void writeSnapshot(ConfigSnapshotStore snapshots, List<ZnodePropertySource> sources) {
+		try {
+			snapshots.write(sources);
+		}
+		catch (IOException ex) {
+			logger.warn("Could not write the configuration snapshot " + snapshots.file() + " (" + ex
+					+ "); a restart while ZooKeeper is down will not find the current configuration");
+		}
+	}
+
+	static List<ZkConfigChange> diff(Map<String, @Nullable Object> before, Map<String, @Nullable Object> after) {
+		List<ZkConfigChange> changes = new ArrayList<>();
+		Set<String> keys = new HashSet<>(before.keySet());
+		keys.addAll(after.keySet());
+		keys.stream().sorted().forEach((key) -> {
+			boolean was = before.containsKey(key);
+			boolean is = after.containsKey(key);
+			if (!was) {
+				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.ADDED, null, after.get(key)));
+			}
+			else if (!is) {
+				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.REMOVED, before.get(key), null));
+			}
+			else if (!Objects.equals(before.get(key), after.get(key))) {
+				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.CHANGED, before.get(key), after.get(key)));
+			}
+		});
+		return changes;
+	}
+
+	private static String summary(List<ZkConfigChange> changes) {
+		List<String> keys = changes.stream().limit(20).map(ZkConfigChange::toString).toList();
+		return changes.size() + " key(s) " + keys + ((changes.size() > 20) ? " and more" : "");
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		this.client.getConnectionStateListenable().removeListener(this);
+		if (this.cache != null) {
+			this.cache.close();
+		}
+		this.refresher.shutdownNow();
+		try {
+			this.refresher.awaitTermination(5, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

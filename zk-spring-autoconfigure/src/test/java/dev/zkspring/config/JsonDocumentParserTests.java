@@ -1,0 +1,121 @@
+package dev.zkspring.config;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.entry;
+
+class JsonDocumentParserTests {
+
+	private final JsonDocumentParser parser = new JsonDocumentParser(1024);
+
+	@Test
+	void nestedObjectsFlattenToDottedKeysAndArraysToIndexedKeys() throws Exception {
+		Map<String, String> properties = parse("{\"shop\":{\"owner\":{\"name\":\"ann\"},\"items\":[\"a\",{\"id\":2}],"
+				+ "\"matrix\":[[1,2]]}}");
+		assertThat(properties).containsOnly(entry("shop.owner.name", "ann"), entry("shop.items[0]", "a"),
+				entry("shop.items[1].id", "2"), entry("shop.matrix[0][0]", "1"), entry("shop.matrix[0][1]", "2"));
+	}
+
+	@Test
+	void numbersAndBooleansKeepTheirTextAndNullLeavesTheKeyUnset() throws Exception {
+		assertThat(parse("{\"price\":1.50,\"big\":12345678901234567890,\"exp\":1e3,\"on\":true,\"gone\":null}"))
+			.containsOnly(entry("price", "1.50"), entry("big", "12345678901234567890"), entry("exp", "1e3"),
+					entry("on", "true"));
+	}
+
+	@Test
+	void dottedKeysAreAcceptedAndEmptyOrBlankDocumentsAreEmptyContexts() throws Exception {
+		assertThat(parse("{\"a.b\":{\"c_d\":\"x\",\"e-f\":\"y\"}}")).containsOnly(entry("a.b.c_d", "x"), entry("a.b.e-f", "y"));
+		assertThat(parse("")).isEmpty();
+		assertThat(parse("  \n")).isEmpty();
+		assertThat(parse("{}")).isEmpty();
+	}
+
+	@Test
+	void malformedJsonIsRejectedWithItsPositionButNotItsText() {
+		assertThat(reject("{\"password\":\"s3cr3t\" \"x\":1}")).startsWith("malformed JSON at line 1, column")
+			.doesNotContain("s3cr3t");
+		assertThat(reject("{\"a\":1} trailing-s3cr3t")).startsWith("malformed JSON").doesNotContain("s3cr3t");
+	}
+
+	@Test
+	void aRootThatIsNotAnObjectIsRejected() {
+		assertThat(reject("[1,2]")).isEqualTo("the document's root is an array, not a JSON object");
+		assertThat(reject("\"s3cr3t\"")).isEqualTo("the document's root is a string, not a JSON object");
+	}
+
+	@Test
+	void invalidUtf8IsRejected() {
+		byte[] data = { '{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}' };
+		assertThatExceptionOfType(DocumentRejectedException.class).isThrownBy(() -> this.parser.parse(data))
+			.satisfies((ex) -> assertThat(ex.reason()).startsWith("the document is not valid UTF-8"));
+	}
+
+	@Test
+	void aDocumentOverTheSizeLimitIsRejected() {
+		assertThat(reject("{\"a\":\"" + "x".repeat(1100) + "\"}")).contains("over the limit of 1024 bytes")
+			.contains("zk.config.max-document-size");
+	}
+
+	@Test
+	void nestingOf64LevelsIsAcceptedAndDeeperIsRejected() throws Exception {
+		assertThat(parse(nested(64))).hasSize(1);
+		assertThat(reject(nested(65))).isEqualTo("the document nests deeper than 64 levels");
+	}
+
+	@Test
+	void otherParserLimitsAreRejectedWithoutQuotingTheDocument() {
+		byte[] longNumber = ("{\"n\":" + "9".repeat(1001) + "}").getBytes(StandardCharsets.UTF_8);
+		assertThatExceptionOfType(DocumentRejectedException.class)
+			.isThrownBy(() -> new JsonDocumentParser(1 << 20).parse(longNumber))
+			.satisfies((ex) -> assertThat(ex.reason()).startsWith("the document exceeds a JSON parser limit: ")
+				.doesNotContain("999"));
+	}
+
+	@Test
+	void emptyKeysAndKeysSpringCannotBindAreRejectedNamingTheKey() {
+		assertRejectedKey("{\"\":1}", "the document has an empty key at its root", "");
+		assertRejectedKey("{\"a\":{\"\":1}}", "the document has an empty key under 'a'", "a.");
+		assertRejectedKey("{\"a\":{\"b c\":1}}", "the key 'a.b c' cannot be bound", "a.b c");
+		assertRejectedKey("{\"a..b\":1}", "the key 'a..b' cannot be bound", "a..b");
+		assertRejectedKey("{\"a[0]\":1}", "the key 'a[0]' cannot be bound", "a[0]");
+	}
+
+	@Test
+	void aKeyDefinedTwiceIsRejected() {
+		assertRejectedKey("{\"a\":{\"b\":1},\"a.b\":2}", "the key 'a.b' is defined twice", "a.b");
+	}
+
+	private void assertRejectedKey(String json, String reason, String key) {
+		assertThatExceptionOfType(DocumentRejectedException.class)
+			.isThrownBy(() -> this.parser.parse(json.getBytes(StandardCharsets.UTF_8)))
+			.satisfies((ex) -> {
+				assertThat(ex.reason()).startsWith(reason);
+				assertThat(ex.key()).isEqualTo(key);
+			});
+	}
+
+	private static String nested(int depth) {
+		return "{\"k\":".repeat(depth - 1) + "{\"leaf\":1}" + "}".repeat(depth - 1);
+	}
+
+	private Map<String, String> parse(String json) throws DocumentRejectedException {
+		return this.parser.parse(json.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private String reject(String json) {
+		try {
+			this.parser.parse(json.getBytes(StandardCharsets.UTF_8));
+		}
+		catch (DocumentRejectedException ex) {
+			return ex.reason();
+		}
+		throw new AssertionError("accepted: " + json);
+	}
+
+}

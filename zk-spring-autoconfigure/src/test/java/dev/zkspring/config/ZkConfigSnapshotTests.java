@@ -1,0 +1,149 @@
+package dev.zkspring.config;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.config.ConfigTestSupport.EventRecorder;
+import dev.zkspring.config.ConfigTestSupport.ShopProperties;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.config.ConfigTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The last-known-good snapshot: written after each accepted load, used when ZooKeeper is down at startup. */
+@ExtendWith(OutputCaptureExtension.class)
+class ZkConfigSnapshotTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
+			.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		ConfigTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void theSnapshotIsOwnerOnlyAndFollowsEveryAcceptedChange() throws Exception {
+		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
+		Path file = this.snapshots.resolve("orders.json");
+		this.runner.withBean(EventRecorder.class, EventRecorder::new).run((context) -> {
+			assertThat(file).isRegularFile();
+			assertThat(Files.readString(file)).contains("\"shop.greeting\":\"v1\"").contains("/config/orders");
+			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
+			await().atMost(WAIT).until(() -> Files.readString(file).contains("\"shop.greeting\":\"v2\""));
+			write(this.writer, "/config/orders", BadDocument.MALFORMED_JSON.data());
+			await().atMost(WAIT).until(() -> !context.getBean(EventRecorder.class).rejections.isEmpty());
+		});
+		assertThat(Files.readString(file)).contains("\"shop.greeting\":\"v2\"").doesNotContain(BadDocument.SECRET);
+		try (var files = Files.list(this.snapshots)) {
+			assertThat(files).as("no temporary file left behind").containsExactly(file);
+		}
+	}
+
+	@Test
+	void aSnapshotDirectoryItCreatesIsOwnerOnly() throws Exception {
+		Path directory = this.snapshots.resolve("new/dir");
+		this.runner.withPropertyValues("zk.config.snapshot-dir=" + directory, "spring.profiles.active=eu")
+			.run((context) -> assertThat(directory.resolve("orders,eu.json")).isRegularFile());
+		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory))).isEqualTo("rwx------");
+	}
+
+	@Test
+	void withZooKeeperDownTheApplicationStartsFromItsSnapshotAndReconcilesWhenItComesBack(CapturedOutput output)
+			throws Exception {
+		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"from-snapshot\"}}");
+		this.runner.run((context) -> assertThat(context).hasNotFailed());
+		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"newer\"}}");
+		zk.stopServer();
+		boolean[] restarted = new boolean[1];
+		try {
+			this.runner.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("from-snapshot");
+				ZkConfigStatus status = context.getBean(ZkConfigStatus.class);
+				assertThat(status.getSource()).isEqualTo(ZkConfigStatus.Source.SNAPSHOT);
+				assertThat(status.isDegraded()).isTrue();
+				assertThat(output).contains("could not be reached within PT1S (zk.connection-timeout); starting from "
+						+ "the last-known-good configuration snapshot " + this.snapshots.resolve("orders.json"));
+				zk.restartServer();
+				restarted[0] = true;
+				await().atMost(WAIT).until(() -> !status.isDegraded());
+				assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("newer");
+			});
+		}
+		finally {
+			if (!restarted[0]) {
+				zk.restartServer();
+			}
+		}
+	}
+
+	@Test
+	void withZooKeeperDownAndNoSnapshotFailFastFailsTheStartupNamingTheConnectStringAndTheSnapshot() throws Exception {
+		String connect = "127.0.0.1:" + freePort();
+		this.runner.withPropertyValues("zk.connect=" + connect).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).isInstanceOf(ZkStartupException.class);
+			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
+			assertThat(failure.getDescription()).contains("'" + connect + "'")
+				.contains("zk.connection-timeout")
+				.contains("no configuration snapshot at " + this.snapshots.resolve("orders.json"));
+			assertThat(failure.getAction()).contains("zk.config.fail-fast=false");
+		});
+	}
+
+	@Test
+	void withZooKeeperDownNoSnapshotAndFailFastOffTheApplicationStartsEmptyAndDegraded(CapturedOutput output)
+			throws Exception {
+		this.runner.withPropertyValues("zk.connect=127.0.0.1:" + freePort(), "zk.config.fail-fast=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("default");
+				assertThat(context.getBean(ZkConfigStatus.class).getSource()).isEqualTo(ZkConfigStatus.Source.NONE);
+				assertThat(context).hasSingleBean(CuratorFramework.class);
+			});
+		assertThat(output).contains("starting without ZooKeeper's configuration (zk.config.fail-fast=false)");
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
