@@ -32,7 +32,7 @@ public final class BenchmarkMain {
 			List<LockLibrary> locks = new ArrayList<>(
 					List.of(LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
 			new LockBenchmarks(clients, harness, report, locks).run();
-			new ConfigBenchmarks(clients, harness, report, List.of(new SpringCloudZookeeperConfig())).run();
+			new ConfigBenchmarks(clients, harness, report, List.of(new ZkSpringConfig(), new SpringCloudZookeeperConfig())).run();
 			new LeaderBenchmarks(clients, report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();
 		}

@@ -66,17 +66,25 @@ final class ConfigBenchmarks {
 			}
 		});
 		cache.start();
-		return propagation(FLOOR, writer, path, () -> seen.value);
+		return propagation(FLOOR, (value) -> writer.setData().forPath(path, bytes(value)), () -> seen.value);
 	}
 
 	/** A contender whose operation writes a fresh value and waits until the reader sees it. */
-	static Contender propagation(String name, CuratorFramework writer, String path, Supplier<String> reader) {
+	static Contender propagation(String name, Writer writer, Supplier<String> reader) {
 		AtomicLong counter = new AtomicLong();
 		return LockBenchmarks.contender(name, () -> {
 			String value = String.valueOf(counter.incrementAndGet());
-			writer.setData().forPath(path, bytes(value));
+			writer.write(value);
 			awaitValue(name, reader, value);
 		});
+	}
+
+	/** Writes a value the way the contender stores it (a raw znode, a JSON document). */
+	@FunctionalInterface
+	interface Writer {
+
+		void write(String value) throws Exception;
+
 	}
 
 	static void awaitValue(String name, Supplier<String> reader, String expected) throws InterruptedException {

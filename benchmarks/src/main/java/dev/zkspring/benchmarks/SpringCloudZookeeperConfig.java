@@ -41,7 +41,8 @@ final class SpringCloudZookeeperConfig implements ConfigBenchmarks.PropagationCo
 	@Override
 	public Contender asContender(CuratorFramework writer) {
 		Reader reader = this.context.getBean(Reader.class);
-		return ConfigBenchmarks.propagation(name(), writer, PATH, reader::value);
+		return ConfigBenchmarks.propagation(name(),
+				(value) -> writer.setData().forPath(PATH, ConfigBenchmarks.bytes(value)), reader::value);
 	}
 
 	@Override
