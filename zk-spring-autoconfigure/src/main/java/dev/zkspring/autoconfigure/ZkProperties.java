@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import dev.zkspring.leader.RevokePolicy;
+
 /**
  * Everything a user sets under {@code zk.*}: where the ensemble is, how to reach it and whether to
  * run one in-process. One bean, bound once, read by every zk-spring feature.
@@ -39,6 +41,10 @@ public class ZkProperties {
 	private final Ssl ssl = new Ssl();
 
 	private final Embedded embedded = new Embedded();
+
+	private final Leader leader = new Leader();
+
+	private final Quartz quartz = new Quartz();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -94,6 +100,14 @@ public class ZkProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	public Leader getLeader() {
+		return this.leader;
+	}
+
+	public Quartz getQuartz() {
+		return this.quartz;
 	}
 
 	/** How operations are retried while the connection is down (exponential backoff). */
@@ -288,6 +302,93 @@ public class ZkProperties {
 
 		public void setDataDir(@Nullable Path dataDir) {
 			this.dataDir = dataDir;
+		}
+
+	}
+
+	/** Leader election among the instances of one application (a Curator leader latch). */
+	public static class Leader {
+
+		/** Whether this instance takes part in leader election. */
+		private boolean enabled = true;
+
+		/** Path under which each group has its election node. */
+		private String root = "/leader";
+
+		/** Election group, one node name; unset means spring.application.name. */
+		private @Nullable String group;
+
+		/** This instance's participant id; unset means host, port and process id. */
+		private @Nullable String id;
+
+		/** How long a stopping leader waits for running jobs before it releases leadership. */
+		private Duration drainTimeout = Duration.ofSeconds(30);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public @Nullable String getGroup() {
+			return this.group;
+		}
+
+		public void setGroup(@Nullable String group) {
+			this.group = group;
+		}
+
+		public @Nullable String getId() {
+			return this.id;
+		}
+
+		public void setId(@Nullable String id) {
+			this.id = id;
+		}
+
+		public Duration getDrainTimeout() {
+			return this.drainTimeout;
+		}
+
+		public void setDrainTimeout(Duration drainTimeout) {
+			this.drainTimeout = drainTimeout;
+		}
+
+	}
+
+	/** Quartz jobs that fire on the leader only. */
+	public static class Quartz {
+
+		/** Whether Spring Boot's Quartz scheduler runs only while this instance leads. */
+		private boolean leaderGated = true;
+
+		/** What happens to a job still running when leadership is revoked: let it finish, or interrupt it. */
+		private RevokePolicy onRevoke = RevokePolicy.STANDBY;
+
+		public boolean isLeaderGated() {
+			return this.leaderGated;
+		}
+
+		public void setLeaderGated(boolean leaderGated) {
+			this.leaderGated = leaderGated;
+		}
+
+		public RevokePolicy getOnRevoke() {
+			return this.onRevoke;
+		}
+
+		public void setOnRevoke(RevokePolicy onRevoke) {
+			this.onRevoke = onRevoke;
 		}
 
 	}
