@@ -268,6 +268,9 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 			case LOST -> {
 				this.connected = false;
 				revokeNow(LeadershipReason.SESSION_LOST);
+				// The latch re-joins on the next state change, handled on this same thread, and deletes a
+				// node the server may still keep for the old session: hold it until running work has ended.
+				drainListeners();
 			}
 			default -> {
 				this.connected = false;
