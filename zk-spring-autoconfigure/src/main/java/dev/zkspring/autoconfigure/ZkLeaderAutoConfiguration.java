@@ -39,7 +39,7 @@ public final class ZkLeaderAutoConfiguration {
 		String id = leader.getId();
 		return new ZkLeaderElection(client, latchPath(leader, environment),
 				() -> StringUtils.hasText(id) ? id : ZkLeaderElection.defaultParticipantId(environment),
-				leader.getDrainTimeout());
+				leader.getDrainTimeout(), leader.getTakeoverDelay());
 	}
 
 	@Bean

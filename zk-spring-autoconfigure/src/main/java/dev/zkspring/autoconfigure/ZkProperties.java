@@ -324,6 +324,9 @@ public class ZkProperties {
 		/** How long a stopping leader waits for running jobs before it releases leadership. */
 		private Duration drainTimeout = Duration.ofSeconds(30);
 
+		/** How long a new leader waits before acting when its predecessor crashed or lost its session. */
+		private Duration takeoverDelay = Duration.ofSeconds(2);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -362,6 +365,14 @@ public class ZkProperties {
 
 		public void setDrainTimeout(Duration drainTimeout) {
 			this.drainTimeout = drainTimeout;
+		}
+
+		public Duration getTakeoverDelay() {
+			return this.takeoverDelay;
+		}
+
+		public void setTakeoverDelay(Duration takeoverDelay) {
+			this.takeoverDelay = takeoverDelay;
 		}
 
 	}

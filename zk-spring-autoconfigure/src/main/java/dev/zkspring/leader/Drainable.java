@@ -11,7 +11,8 @@ interface Drainable {
 	/**
 	 * Wait until the work started as leader has finished, or the timeout has passed.
 	 * @param timeout the longest wait
+	 * @return whether everything finished in time
 	 */
-	void awaitDrained(Duration timeout);
+	boolean awaitDrained(Duration timeout);
 
 }

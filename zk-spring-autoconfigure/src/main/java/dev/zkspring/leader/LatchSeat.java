@@ -63,13 +63,17 @@ final class LatchSeat implements Closeable {
 		if (stat == null || stat.getEphemeralOwner() != sessionId) {
 			return null;
 		}
+		// a leader writes its id here and clears it when it hands over gracefully
+		String previous = new String(this.client.getData().forPath(this.latchPath), StandardCharsets.UTF_8);
 		try {
 			List<CuratorTransactionResult> results = this.client.transaction()
 				.forOperations(this.client.transactionOp().check().withVersion(stat.getVersion()).forPath(ourPath),
 						this.client.transactionOp()
 							.setData()
 							.forPath(this.latchPath, this.participantId.getBytes(StandardCharsets.UTF_8)));
-			return new Claim(ourPath, results.get(1).getResultStat().getMzxid());
+			Stat written = results.get(1).getResultStat();
+			String abruptPredecessor = (previous.isEmpty() || previous.equals(this.participantId)) ? null : previous;
+			return new Claim(ourPath, written.getMzxid(), written.getVersion(), abruptPredecessor);
 		}
 		catch (KeeperException.NoNodeException | KeeperException.BadVersionException ex) {
 			return null;
@@ -98,6 +102,19 @@ final class LatchSeat implements Closeable {
 		return leader.isLeader() ? Optional.of(leader.getId()) : Optional.empty();
 	}
 
+	/**
+	 * Mark a leadership as handed over gracefully, so the successor acts without a takeover delay;
+	 * skipped when another leader has written since.
+	 */
+	void markReleased(int claimedVersion) {
+		try {
+			this.client.setData().withVersion(claimedVersion).forPath(this.latchPath, new byte[0]);
+		}
+		catch (Exception ex) {
+			// another leader wrote since, or ZooKeeper is unreachable: the successor waits the takeover delay
+		}
+	}
+
 	/** Leave the election: the latch deletes this seat's node, which wakes the next participant. */
 	@Override
 	public void close() {
@@ -111,8 +128,11 @@ final class LatchSeat implements Closeable {
 		}
 	}
 
-	/** A confirmed leadership: the node that leads and the epoch written for it. */
-	record Claim(String path, long epoch) {
+	/**
+	 * A confirmed leadership: the node that leads, the epoch and data version written for it, and the
+	 * previous leader if it did not hand over gracefully.
+	 */
+	record Claim(String path, long epoch, int version, @Nullable String abruptPredecessor) {
 	}
 
 }

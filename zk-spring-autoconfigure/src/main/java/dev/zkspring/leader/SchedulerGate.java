@@ -77,7 +77,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	}
 
 	@Override
-	public void awaitDrained(Duration timeout) {
+	public boolean awaitDrained(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<JobExecutionContext> running = runningJobs();
 		while (!running.isEmpty() && System.nanoTime() < deadline) {
@@ -87,7 +87,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		if (!running.isEmpty()) {
 			logger.warn("Releasing leadership of " + this.election.latchPath() + " while jobs still run after "
 					+ timeout + ": " + running.stream().map((job) -> job.getJobDetail().getKey()).toList());
+			return false;
 		}
+		return true;
 	}
 
 	private void interruptRunningJobs() throws SchedulerException {

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -47,6 +48,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final Supplier<String> participantIdSupplier;
 
 	private final Duration drainTimeout;
+
+	private final Duration takeoverDelay;
 
 	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -101,13 +104,16 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	 * @param latchPath the group's latch node, {@code {zk.leader.root}/{zk.leader.group}}
 	 * @param participantId this instance's id, asked for when the election starts
 	 * @param drainTimeout how long a stopping leader waits for running work before it releases leadership
+	 * @param takeoverDelay how long a new leader waits before acting when its predecessor did not hand
+	 * over gracefully (it crashed, or lost its session), so the predecessor's last work can end first
 	 */
 	public ZkLeaderElection(CuratorFramework client, String latchPath, Supplier<String> participantId,
-			Duration drainTimeout) {
+			Duration drainTimeout, Duration takeoverDelay) {
 		this.client = client;
 		this.latchPath = latchPath;
 		this.participantIdSupplier = participantId;
 		this.drainTimeout = drainTimeout;
+		this.takeoverDelay = takeoverDelay;
 	}
 
 	/**
@@ -220,12 +226,14 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	@Override
 	public void stop() {
 		ExecutorService current;
+		Term held;
 		synchronized (this.monitor) {
 			if (!this.running) {
 				return;
 			}
 			this.running = false;
 			current = this.executor;
+			held = this.term;
 		}
 		revokeNow(LeadershipReason.SHUTDOWN);
 		if (current == null) {
@@ -233,7 +241,11 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 		try {
 			Future<?> released = current.submit(() -> {
-				drainListeners();
+				boolean drained = drainListeners();
+				LatchSeat seat = this.seat;
+				if (held != null && drained && seat != null) {
+					seat.markReleased(held.version());
+				}
 				leave();
 			});
 			released.get(this.drainTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
@@ -318,7 +330,10 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 			join();
 			return;
 		}
-		Term granted = new Term(claim.path(), claim.epoch());
+		if (claim.abruptPredecessor() != null && !awaitTakeoverDelay(claim.abruptPredecessor(), expectedGeneration)) {
+			return;
+		}
+		Term granted = new Term(claim.path(), claim.epoch(), claim.version());
 		synchronized (this.monitor) {
 			if (!this.running || expectedGeneration != this.generation) {
 				return;
@@ -327,6 +342,25 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 		watchNode(current, granted);
 		announceGranted(granted);
+	}
+
+	/** Wait out the takeover delay on the leadership thread; false when leadership was revoked meanwhile. */
+	private boolean awaitTakeoverDelay(String predecessor, long expectedGeneration) {
+		if (this.takeoverDelay.isZero() || this.takeoverDelay.isNegative()) {
+			return true;
+		}
+		logger.info("Previous leader " + predecessor + " of " + this.latchPath + " did not hand over gracefully; "
+				+ "waiting " + this.takeoverDelay + " (zk.leader.takeover-delay) before acting as leader");
+		long deadline = System.nanoTime() + this.takeoverDelay.toNanos();
+		while (System.nanoTime() < deadline) {
+			synchronized (this.monitor) {
+				if (!this.running || expectedGeneration != this.generation) {
+					return false;
+				}
+			}
+			LockSupport.parkNanos(Math.min(deadline - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(10)));
+		}
+		return true;
 	}
 
 	private void watchNode(LatchSeat current, Term granted) {
@@ -373,13 +407,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 	}
 
-	private void drainListeners() {
+	private boolean drainListeners() {
 		long deadline = System.nanoTime() + this.drainTimeout.toNanos();
+		boolean drained = true;
 		for (LeadershipListener listener : this.listeners) {
 			if (listener instanceof Drainable drainable) {
-				drainable.awaitDrained(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+				drained &= drainable.awaitDrained(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
 			}
 		}
+		return drained;
 	}
 
 	private void announceGranted(Term granted) {
@@ -459,8 +495,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 	}
 
-	/** One leadership of this instance: the latch node that led and the epoch written for it. */
-	record Term(String path, long epoch) {
+	/** One leadership of this instance: the latch node that led, the epoch and data version written for it. */
+	record Term(String path, long epoch, int version) {
 	}
 
 }

@@ -27,8 +27,8 @@ final class ExecutionRecorder implements AfterAllCallback {
 		return List.copyOf(this.executions);
 	}
 
-	List<Execution> by(String instance) {
-		return this.executions.stream().filter((execution) -> execution.instance().equals(instance)).toList();
+	List<Execution> by(String instance, long startedAfterNanos) {
+		return startedAfter(startedAfterNanos).stream().filter((execution) -> execution.instance().equals(instance)).toList();
 	}
 
 	List<Execution> startedAfter(long nanos) {

@@ -41,7 +41,7 @@ class LeaderGatedQuartzIntegrationTests {
 
 	@RegisterExtension
 	final AppInstances instances = new AppInstances(zk, GatedJobConfiguration.class,
-			"zk.leader.drain-timeout=" + DRAIN_TIMEOUT.toMillis() + "ms", "zk.session-timeout=6s",
+			"zk.leader.takeover-delay=1s", "zk.leader.drain-timeout=" + DRAIN_TIMEOUT.toMillis() + "ms", "zk.session-timeout=6s",
 			"zk.connection-timeout=3s");
 
 	@Test
@@ -65,10 +65,11 @@ class LeaderGatedQuartzIntegrationTests {
 
 	@Test
 	void gracefulStopOfTheLeaderHandsOverWithinDrainTimePlusOneSecond() {
+		long since = System.nanoTime();
 		List<Instance> all = this.instances.startAll("a", "b", "c");
 		Instance leader = awaitOneLeader(all);
 		long epoch = leader.election().epoch();
-		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.by(leader.id()).size() >= 3);
+		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.by(leader.id(), since).size() >= 3);
 		long stopRequested = System.nanoTime();
 		leader.context().close();
 		await().atMost(DRAIN_TIMEOUT.plusSeconds(5))
@@ -83,12 +84,13 @@ class LeaderGatedQuartzIntegrationTests {
 	@Test
 	void leaderWhoseSessionExpiresStopsFiringAtOnceAndAnotherTakesOverAfterItsRunningJob() throws Exception {
 		// jobs run back to back, so the session expires while one runs
+		long since = System.nanoTime();
 		List<Instance> all = List.of("a", "b", "c")
 			.stream()
 			.map((id) -> this.instances.start(id, "test.work-millis=300"))
 			.toList();
 		Instance leader = awaitOneLeader(all);
-		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.by(leader.id()).size() >= 3);
+		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.by(leader.id(), since).size() >= 3);
 		long expired = System.nanoTime();
 		ZooKeeperExtension.expireSession(leader.client());
 		await().atMost(Duration.ofSeconds(2)).until(() -> leader.revokedAfter(expired) > 0);
@@ -104,9 +106,10 @@ class LeaderGatedQuartzIntegrationTests {
 
 	@Test
 	void leaderWithASuspendedConnectionStopsFiringAtOnceAndOneLeaderRemainsAfterReconnect() throws Exception {
+		long since = System.nanoTime();
 		List<Instance> all = this.instances.startAll("a", "b", "c");
 		Instance leader = awaitOneLeader(all);
-		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.by(leader.id()).size() >= 3);
+		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.by(leader.id(), since).size() >= 3);
 		long stopped = System.nanoTime();
 		zk.stopServer();
 		await().atMost(Duration.ofSeconds(5)).until(() -> leader.revokedAfter(stopped) > 0);

@@ -132,18 +132,53 @@ class ZkLeaderElectionIntegrationTests {
 		assertThat(a.leaderId()).contains("a");
 	}
 
+	@Test
+	void gracefulStopHandsOverWithoutTheTakeoverDelay() throws Exception {
+		ZkLeaderElection a = start("a", Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(5)).until(a::isLeader);
+		ZkLeaderElection b = start("b", Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(5)).until(() -> a.participants().size() == 2);
+		long stopping = System.nanoTime();
+		a.stop();
+		await().atMost(Duration.ofSeconds(5)).until(b::isLeader);
+		assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void successorOfALeaderThatLostItsSessionWaitsTheTakeoverDelay() throws Exception {
+		CuratorFramework client = zk.newClient();
+		ZkLeaderElection a = election(client, "a", Duration.ofSeconds(2));
+		a.start();
+		await().atMost(Duration.ofSeconds(5)).until(a::isLeader);
+		ZkLeaderElection b = start("b", Duration.ofSeconds(2));
+		await().atMost(Duration.ofSeconds(5)).until(() -> a.participants().size() == 2);
+		long expired = System.nanoTime();
+		ZooKeeperExtension.expireSession(client);
+		await().atMost(Duration.ofSeconds(10)).until(b::isLeader);
+		assertThat(Duration.ofNanos(System.nanoTime() - expired)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+	}
+
 	private static int sequence(String node) {
 		return Integer.parseInt(node.substring(node.length() - 10));
 	}
 
 	private ZkLeaderElection start(String id) throws InterruptedException {
-		ZkLeaderElection election = election(zk.newClient(), id);
+		return start(id, Duration.ofSeconds(1));
+	}
+
+	private ZkLeaderElection start(String id, Duration takeoverDelay) throws InterruptedException {
+		ZkLeaderElection election = election(zk.newClient(), id, takeoverDelay);
 		election.start();
 		return election;
 	}
 
 	private ZkLeaderElection election(CuratorFramework client, String id) {
-		ZkLeaderElection election = new ZkLeaderElection(client, this.latchPath, () -> id, Duration.ofSeconds(1));
+		return election(client, id, Duration.ofSeconds(1));
+	}
+
+	private ZkLeaderElection election(CuratorFramework client, String id, Duration takeoverDelay) {
+		ZkLeaderElection election = new ZkLeaderElection(client, this.latchPath, () -> id, Duration.ofSeconds(1),
+				takeoverDelay);
 		this.elections.add(election);
 		return election;
 	}
