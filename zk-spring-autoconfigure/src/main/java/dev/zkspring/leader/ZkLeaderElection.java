@@ -5,11 +5,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -51,7 +47,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private final Duration takeoverDelay;
 
-	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+	private final LeadershipAnnouncer announcer = new LeadershipAnnouncer(this);
 
 	private final Object monitor = new Object();
 
@@ -74,8 +70,6 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	};
 
-	private @Nullable ApplicationEventPublisher publisher;
-
 	private volatile @Nullable Term term;
 
 	/** Bumped by every revocation, so a confirmation that raced with one is not committed. */
@@ -87,16 +81,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private volatile String participantId = "";
 
-	private volatile @Nullable ExecutorService executor;
-
 	private volatile @Nullable LatchSeat seat;
-
-	/** Only touched on the leadership thread: the term the listeners were last told was granted. */
-	private @Nullable Term announced;
-
-	private @Nullable String lastRevokedPath;
-
-	private @Nullable LeadershipReason lastRevokeReason;
 
 	/**
 	 * Create an election; it joins when started.
@@ -136,7 +121,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	@Override
 	public void setApplicationEventPublisher(ApplicationEventPublisher publisher) {
-		this.publisher = publisher;
+		this.announcer.setPublisher(publisher);
 	}
 
 	/** Whether this instance leads now: confirmed in ZooKeeper and not revoked since. */
@@ -182,24 +167,14 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		return this.latchPath;
 	}
 
-	Duration drainTimeout() {
-		return this.drainTimeout;
-	}
-
 	/** Register a listener; if this instance leads already, it is told so first, on the leadership thread. */
 	public void addListener(LeadershipListener listener) {
-		this.listeners.add(listener);
-		inOrder(() -> {
-			Term current = this.announced;
-			if (current != null && this.listeners.contains(listener)) {
-				listener.leadershipGranted(grantedEvent(current, LeadershipReason.ELECTED));
-			}
-		});
+		this.announcer.addListener(listener);
 	}
 
 	/** Stop telling a listener about leadership changes. */
 	public void removeListener(LeadershipListener listener) {
-		this.listeners.remove(listener);
+		this.announcer.removeListener(listener);
 	}
 
 	@Override
@@ -209,11 +184,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 				return;
 			}
 			this.participantId = this.participantIdSupplier.get();
-			this.executor = Executors.newSingleThreadExecutor((runnable) -> {
-				Thread thread = new Thread(runnable, "zk-leader-" + this.latchPath);
-				thread.setDaemon(true);
-				return thread;
-			});
+			this.announcer.start();
 			this.connected = this.client.getZookeeperClient().isConnected();
 			this.client.getConnectionStateListenable().addListener(this.connectionListener);
 			this.running = true;
@@ -225,22 +196,17 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	/** Standby and revoke at once, drain running work up to the drain timeout, then release the latch node. */
 	@Override
 	public void stop() {
-		ExecutorService current;
 		Term held;
 		synchronized (this.monitor) {
 			if (!this.running) {
 				return;
 			}
 			this.running = false;
-			current = this.executor;
 			held = this.term;
 		}
 		revokeNow(LeadershipReason.SHUTDOWN);
-		if (current == null) {
-			return;
-		}
 		try {
-			Future<?> released = current.submit(() -> {
+			Future<?> released = this.announcer.submit(() -> {
 				boolean drained = drainListeners();
 				LatchSeat seat = this.seat;
 				if (held != null && drained && seat != null) {
@@ -248,7 +214,9 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 				}
 				leave();
 			});
-			released.get(this.drainTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+			if (released != null) {
+				released.get(this.drainTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+			}
 		}
 		catch (Exception ex) {
 			logger.warn("Leadership of " + this.latchPath + " was not released in time; closing the latch anyway", ex);
@@ -256,7 +224,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 		finally {
 			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-			current.shutdownNow();
+			this.announcer.shutdown();
 		}
 		logger.info("Left leader election at " + this.latchPath);
 	}
@@ -301,7 +269,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 		if (old != null) {
 			logger.info("Leadership of " + this.latchPath + " revoked (epoch " + old.epoch() + ", " + reason + ")");
-			inOrder(() -> announceRevoked(old, reason));
+			inOrder(() -> this.announcer.announceRevoked(old, reason));
 		}
 	}
 
@@ -341,7 +309,9 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 			this.term = granted;
 		}
 		watchNode(current, granted);
-		announceGranted(granted);
+		if (this.term == granted) {
+			this.announcer.announceGranted(granted);
+		}
 	}
 
 	/** Wait out the takeover delay on the leadership thread; false when leadership was revoked meanwhile. */
@@ -408,91 +378,11 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	}
 
 	private boolean drainListeners() {
-		long deadline = System.nanoTime() + this.drainTimeout.toNanos();
-		boolean drained = true;
-		for (LeadershipListener listener : this.listeners) {
-			if (listener instanceof Drainable drainable) {
-				drained &= drainable.awaitDrained(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-			}
-		}
-		return drained;
-	}
-
-	private void announceGranted(Term granted) {
-		if (this.term != granted) {
-			return;
-		}
-		LeadershipReason reason = (granted.path().equals(this.lastRevokedPath)
-				&& this.lastRevokeReason == LeadershipReason.CONNECTION_SUSPENDED) ? LeadershipReason.RECONNECTED
-						: LeadershipReason.ELECTED;
-		this.announced = granted;
-		logger.info("Leadership of " + this.latchPath + " granted to " + this.participantId + " (epoch "
-				+ granted.epoch() + ", " + reason + ")");
-		LeadershipGrantedEvent event = grantedEvent(granted, reason);
-		for (LeadershipListener listener : this.listeners) {
-			try {
-				listener.leadershipGranted(event);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Leadership listener failed on grant", ex);
-			}
-		}
-		publish(event);
-	}
-
-	private void announceRevoked(Term old, LeadershipReason reason) {
-		if (this.announced != old) {
-			return;
-		}
-		this.announced = null;
-		this.lastRevokedPath = old.path();
-		this.lastRevokeReason = reason;
-		LeadershipRevokedEvent event = new LeadershipRevokedEvent(this, this.participantId, old.epoch(), reason);
-		for (LeadershipListener listener : this.listeners) {
-			try {
-				listener.leadershipRevoked(event);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Leadership listener failed on revocation", ex);
-			}
-		}
-		publish(event);
-	}
-
-	private LeadershipGrantedEvent grantedEvent(Term granted, LeadershipReason reason) {
-		return new LeadershipGrantedEvent(this, this.participantId, granted.epoch(), reason);
-	}
-
-	private void publish(Object event) {
-		ApplicationEventPublisher current = this.publisher;
-		if (current != null) {
-			try {
-				current.publishEvent(event);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not publish " + event, ex);
-			}
-		}
+		return this.announcer.drain(this.drainTimeout);
 	}
 
 	private void inOrder(Runnable task) {
-		ExecutorService current = this.executor;
-		if (current == null) {
-			return;
-		}
-		try {
-			current.execute(() -> {
-				try {
-					task.run();
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Leadership task for " + this.latchPath + " failed", ex);
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
-			// stopped: nothing more to tell
-		}
+		this.announcer.inOrder(task);
 	}
 
 	/** One leadership of this instance: the latch node that led, the epoch and data version written for it. */
