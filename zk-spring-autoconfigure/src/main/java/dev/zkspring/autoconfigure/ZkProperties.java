@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
+import dev.zkspring.leader.RevokePolicy;
+
 /**
  * Everything a user sets under {@code zk.*}: where the ensemble is, how to reach it and whether to
  * run one in-process. One bean, bound once, read by every zk-spring feature.
@@ -42,6 +44,10 @@ public class ZkProperties {
 	private final Embedded embedded = new Embedded();
 
 	private final Config config = new Config();
+
+	private final Leader leader = new Leader();
+
+	private final Quartz quartz = new Quartz();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -101,6 +107,14 @@ public class ZkProperties {
 
 	public Config getConfig() {
 		return this.config;
+	}
+
+	public Leader getLeader() {
+		return this.leader;
+	}
+
+	public Quartz getQuartz() {
+		return this.quartz;
 	}
 
 	/** How operations are retried while the connection is down (exponential backoff). */
@@ -399,6 +413,104 @@ public class ZkProperties {
 
 		public void setMaxDocumentSize(DataSize maxDocumentSize) {
 			this.maxDocumentSize = maxDocumentSize;
+		}
+
+	}
+
+	/** Leader election among the instances of one application (a Curator leader latch). */
+	public static class Leader {
+
+		/** Whether this instance takes part in leader election. */
+		private boolean enabled = true;
+
+		/** Path under which each group has its election node. */
+		private String root = "/leader";
+
+		/** Election group, one node name; unset means spring.application.name. */
+		private @Nullable String group;
+
+		/** This instance's participant id; unset means host, port and process id. */
+		private @Nullable String id;
+
+		/** How long a stopping leader waits for running jobs before it releases leadership. */
+		private Duration drainTimeout = Duration.ofSeconds(30);
+
+		/** How long a new leader waits before acting when its predecessor crashed or lost its session. */
+		private Duration takeoverDelay = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public @Nullable String getGroup() {
+			return this.group;
+		}
+
+		public void setGroup(@Nullable String group) {
+			this.group = group;
+		}
+
+		public @Nullable String getId() {
+			return this.id;
+		}
+
+		public void setId(@Nullable String id) {
+			this.id = id;
+		}
+
+		public Duration getDrainTimeout() {
+			return this.drainTimeout;
+		}
+
+		public void setDrainTimeout(Duration drainTimeout) {
+			this.drainTimeout = drainTimeout;
+		}
+
+		public Duration getTakeoverDelay() {
+			return this.takeoverDelay;
+		}
+
+		public void setTakeoverDelay(Duration takeoverDelay) {
+			this.takeoverDelay = takeoverDelay;
+		}
+
+	}
+
+	/** Quartz jobs that fire on the leader only. */
+	public static class Quartz {
+
+		/** Whether Spring Boot's Quartz scheduler runs only while this instance leads. */
+		private boolean leaderGated = true;
+
+		/** What happens to a job still running when leadership is revoked: let it finish, or interrupt it. */
+		private RevokePolicy onRevoke = RevokePolicy.STANDBY;
+
+		public boolean isLeaderGated() {
+			return this.leaderGated;
+		}
+
+		public void setLeaderGated(boolean leaderGated) {
+			this.leaderGated = leaderGated;
+		}
+
+		public RevokePolicy getOnRevoke() {
+			return this.onRevoke;
+		}
+
+		public void setOnRevoke(RevokePolicy onRevoke) {
+			this.onRevoke = onRevoke;
 		}
 
 	}

@@ -1,0 +1,83 @@
+package dev.zkspring.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.common.PathUtils;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
+
+import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
+import dev.zkspring.leader.ZkLeaderElection;
+
+/**
+ * Leader election for the application's group at {@code {zk.leader.root}/{zk.leader.group}}, and
+ * {@link dev.zkspring.leader.LeaderOnly} methods gated by it.
+ */
+@AutoConfiguration(after = ZkAutoConfiguration.class)
+@ConditionalOnClass({ CuratorFramework.class, LeaderLatch.class })
+@ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "zk.leader.enabled", matchIfMissing = true)
+@ConditionalOnBean(CuratorFramework.class)
+public final class ZkLeaderAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ZkLeaderElection zkLeaderElection(CuratorFramework client, ZkProperties properties, Environment environment) {
+		ZkProperties.Leader leader = properties.getLeader();
+		String id = leader.getId();
+		return new ZkLeaderElection(client, latchPath(leader, environment),
+				() -> StringUtils.hasText(id) ? id : ZkLeaderElection.defaultParticipantId(environment),
+				leader.getDrainTimeout(), leader.getTakeoverDelay());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election) {
+		return new LeaderOnlyBeanPostProcessor(election::getObject);
+	}
+
+	static String latchPath(ZkProperties.Leader leader, Environment environment) {
+		String root = leader.getRoot();
+		try {
+			PathUtils.validatePath(root);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ZkStartupException("zk.leader.root is not a valid ZooKeeper path: " + ex.getMessage(),
+					"Set zk.leader.root to an absolute path such as /leader.", ex);
+		}
+		String group = StringUtils.hasText(leader.getGroup()) ? leader.getGroup()
+				: environment.getProperty("spring.application.name");
+		if (!StringUtils.hasText(group)) {
+			throw new ZkStartupException(
+					"zk-spring leader election has no group: neither zk.leader.group nor spring.application.name is set.",
+					"Set spring.application.name (the instances of one application share it) or zk.leader.group. "
+							+ "To run without leader election, set zk.leader.enabled=false.");
+		}
+		if (group.contains("/") || group.equals(".") || group.equals("..")) {
+			throw new ZkStartupException("zk.leader.group must be a single node name, without '/'.",
+					"Set zk.leader.group (or spring.application.name) to a name such as order-service.");
+		}
+		String path = ZKPaths.makePath(root, group);
+		try {
+			PathUtils.validatePath(path);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ZkStartupException("zk.leader.group does not make a valid ZooKeeper path: " + ex.getMessage(),
+					"Set zk.leader.group (or spring.application.name) to a name such as order-service.", ex);
+		}
+		return path;
+	}
+
+}

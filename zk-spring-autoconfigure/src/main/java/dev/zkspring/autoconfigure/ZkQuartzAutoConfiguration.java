@@ -1,0 +1,38 @@
+package dev.zkspring.autoconfigure;
+
+import org.quartz.Scheduler;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.quartz.SchedulerFactoryBean;
+
+import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
+import dev.zkspring.leader.ZkLeaderElection;
+
+/**
+ * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not
+ * start with the context, starts on each grant, goes to standby on each revocation, and a trigger
+ * listener vetoes any firing while leadership is not valid. Ordered after Boot's Quartz
+ * auto-configuration, whose scheduler it customizes.
+ */
+@AutoConfiguration(after = ZkLeaderAutoConfiguration.class,
+		afterName = "org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration")
+@ConditionalOnClass({ Scheduler.class, SchedulerFactoryBean.class, SchedulerFactoryBeanCustomizer.class })
+@ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "zk.quartz.leader-gated", matchIfMissing = true)
+@ConditionalOnBean(ZkLeaderElection.class)
+public final class ZkQuartzAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderGatedSchedulerCustomizer zkLeaderGatedSchedulerCustomizer(ZkLeaderElection election,
+			ZkProperties properties) {
+		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke());
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.zkspring.leader;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.quartz.JobExecutionContext;
+import org.quartz.Trigger;
+import org.quartz.Trigger.CompletedExecutionInstruction;
+import org.quartz.TriggerListener;
+
+/**
+ * The last line of defence: vetoes every firing while this instance does not lead at that moment,
+ * whatever state the scheduler is in, and hands the epoch to each allowed execution.
+ */
+final class LeadershipTriggerListener implements TriggerListener {
+
+	private static final Log logger = LogFactory.getLog(LeadershipTriggerListener.class);
+
+	private final ZkLeaderElection election;
+
+	LeadershipTriggerListener(ZkLeaderElection election) {
+		this.election = election;
+	}
+
+	@Override
+	public String getName() {
+		return "zk-leader-gate";
+	}
+
+	@Override
+	public void triggerFired(Trigger trigger, JobExecutionContext context) {
+	}
+
+	@Override
+	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
+		long epoch = this.election.epoch();
+		if (epoch == 0) {
+			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());
+			return true;
+		}
+		context.getMergedJobDataMap().put(LeaderJobs.EPOCH_KEY, epoch);
+		return false;
+	}
+
+	@Override
+	public void triggerMisfired(Trigger trigger) {
+	}
+
+	@Override
+	public void triggerComplete(Trigger trigger, JobExecutionContext context,
+			CompletedExecutionInstruction instruction) {
+	}
+
+}

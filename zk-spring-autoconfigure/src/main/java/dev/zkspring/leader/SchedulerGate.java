@@ -1,0 +1,122 @@
+package dev.zkspring.leader;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.quartz.InterruptableJob;
+import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+
+/**
+ * Ties one Quartz {@link Scheduler} to the election: started on grant, in standby on revocation (and
+ * running {@link InterruptableJob}s interrupted under {@link RevokePolicy#INTERRUPT}), drained before
+ * this instance hands leadership over, and guarded by a trigger listener that vetoes any firing
+ * while this instance does not lead.
+ */
+final class SchedulerGate implements LeadershipListener, Drainable {
+
+	private static final Log logger = LogFactory.getLog(SchedulerGate.class);
+
+	private final Scheduler scheduler;
+
+	private final ZkLeaderElection election;
+
+	private final RevokePolicy onRevoke;
+
+	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
+		this.scheduler = scheduler;
+		this.election = election;
+		this.onRevoke = onRevoke;
+	}
+
+	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
+	void attach() throws SchedulerException {
+		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election));
+		this.election.addListener(this);
+	}
+
+	void detach() {
+		this.election.removeListener(this);
+	}
+
+	@Override
+	public void leadershipGranted(LeadershipGrantedEvent event) {
+		try {
+			if (!this.scheduler.isShutdown()) {
+				this.scheduler.start();
+				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
+						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
+			}
+		}
+		catch (SchedulerException ex) {
+			logger.error("Could not start Quartz scheduler '" + name() + "' on gaining leadership", ex);
+		}
+	}
+
+	@Override
+	public void leadershipRevoked(LeadershipRevokedEvent event) {
+		try {
+			if (this.scheduler.isShutdown()) {
+				return;
+			}
+			this.scheduler.standby();
+			logger.info("Quartz scheduler '" + name() + "' in standby: leadership of " + this.election.latchPath()
+					+ " revoked (" + event.getReason() + ")");
+			if (this.onRevoke == RevokePolicy.INTERRUPT) {
+				interruptRunningJobs();
+			}
+		}
+		catch (SchedulerException ex) {
+			logger.error("Could not put Quartz scheduler '" + name() + "' in standby", ex);
+		}
+	}
+
+	@Override
+	public boolean awaitDrained(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		List<JobExecutionContext> running = runningJobs();
+		while (!running.isEmpty() && System.nanoTime() < deadline) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+			running = runningJobs();
+		}
+		if (!running.isEmpty()) {
+			logger.warn("Releasing leadership of " + this.election.latchPath() + " while jobs still run after "
+					+ timeout + ": " + running.stream().map((job) -> job.getJobDetail().getKey()).toList());
+			return false;
+		}
+		return true;
+	}
+
+	private void interruptRunningJobs() throws SchedulerException {
+		for (JobExecutionContext job : runningJobs()) {
+			if (job.getJobInstance() instanceof InterruptableJob) {
+				this.scheduler.interrupt(job.getFireInstanceId());
+				logger.info("Interrupted " + job.getJobDetail().getKey() + " on losing leadership");
+			}
+		}
+	}
+
+	private List<JobExecutionContext> runningJobs() {
+		try {
+			return this.scheduler.isShutdown() ? List.of() : this.scheduler.getCurrentlyExecutingJobs();
+		}
+		catch (SchedulerException ex) {
+			return List.of();
+		}
+	}
+
+	private String name() {
+		try {
+			return this.scheduler.getSchedulerName();
+		}
+		catch (SchedulerException ex) {
+			return "?";
+		}
+	}
+
+}

@@ -1,0 +1,17 @@
+/**
+ * Leader election for the instances of one application: {@link dev.zkspring.leader.ZkLeaderElection}
+ * holds a Curator leader latch, acts as leader only after confirming its own latch node in ZooKeeper,
+ * and stops acting at once when the connection is in doubt; the Quartz gate and
+ * {@link dev.zkspring.leader.LeaderOnly} run work only while it leads.
+ * <p>
+ * Each leadership has an <em>epoch</em>, usable as a fencing token: when an instance becomes leader it
+ * writes its participant id to the group's latch node ({@code {zk.leader.root}/{zk.leader.group}}) in
+ * one ZooKeeper transaction that also checks its own latch node still exists, and the epoch is the
+ * zxid of that write. ZooKeeper orders every write by zxid, so each new leadership, on whichever
+ * instance, has a strictly greater epoch than every one before it; a leadership that could not be
+ * confirmed writes nothing and gets no epoch.
+ */
+@NullMarked
+package dev.zkspring.leader;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,123 @@
+package dev.zkspring.leader;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.zkspring.test.ZooKeeperExtension;
+
+/**
+ * Simulated instances of one application: each a separate Spring application context with its own
+ * {@link CuratorFramework} and session, in a group of its own per test; all closed after each test.
+ */
+final class AppInstances implements BeforeEachCallback, AfterEachCallback {
+
+	private static final AtomicInteger groups = new AtomicInteger();
+
+	private final ZooKeeperExtension zk;
+
+	private final Class<?> configuration;
+
+	private final String[] defaults;
+
+	private final List<Instance> started = new CopyOnWriteArrayList<>();
+
+	private String group = "";
+
+	AppInstances(ZooKeeperExtension zk, Class<?> configuration, String... defaults) {
+		this.zk = zk;
+		this.configuration = configuration;
+		this.defaults = defaults;
+	}
+
+	@Override
+	public void beforeEach(ExtensionContext context) {
+		this.group = "leader-tests-" + groups.incrementAndGet();
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) {
+		for (Instance instance : this.started) {
+			instance.context().close();
+		}
+		this.started.clear();
+	}
+
+	String group() {
+		return this.group;
+	}
+
+	/** Start one instance with the given participant id and extra properties. */
+	Instance start(String id, String... properties) {
+		List<String> all = new ArrayList<>(List.of(this.zk.connectProperty(), "spring.application.name=" + this.group,
+				"zk.leader.id=" + id, "spring.quartz.scheduler-name=" + id,
+				"spring.quartz.properties.org.quartz.threadPool.threadCount=2"));
+		all.addAll(Arrays.asList(this.defaults));
+		all.addAll(Arrays.asList(properties));
+		List<Object> events = new CopyOnWriteArrayList<>();
+		ApplicationListener<ApplicationEvent> revocations = (event) -> {
+			if (event instanceof LeadershipRevokedEvent revoked) {
+				events.add(new Revocation(System.nanoTime(), revoked.getReason()));
+			}
+		};
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(this.configuration)
+			.web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.logStartupInfo(false)
+			.listeners(revocations)
+			.properties(all.toArray(String[]::new))
+			.run();
+		Instance instance = new Instance(id, context, events);
+		this.started.add(instance);
+		return instance;
+	}
+
+	List<Instance> startAll(String... ids) {
+		return Arrays.stream(ids).map(this::start).toList();
+	}
+
+	/** One running application instance. */
+	record Instance(String id, ConfigurableApplicationContext context, List<Object> revocations) {
+
+		ZkLeaderElection election() {
+			return this.context.getBean(ZkLeaderElection.class);
+		}
+
+		CuratorFramework client() {
+			return this.context.getBean(CuratorFramework.class);
+		}
+
+		boolean isLeader() {
+			return this.context.isActive() && election().isLeader();
+		}
+
+		/** When the first revocation after the given time was published, or -1. */
+		long revokedAfter(long nanos) {
+			return this.revocations.stream()
+				.map(Revocation.class::cast)
+				.filter((revocation) -> revocation.nanos() > nanos)
+				.mapToLong(Revocation::nanos)
+				.min()
+				.orElse(-1);
+		}
+
+	}
+
+	record Revocation(long nanos, LeadershipReason reason) {
+	}
+
+}
