@@ -30,6 +30,7 @@ final class LeaderBenchmarks {
 		this.report = report;
 		this.settings = settings;
 		this.contenders.add(new BareLatch());
+		this.contenders.add(new ZkSpringLeader());
 	}
 
 	void run() throws Exception {
