@@ -43,6 +43,8 @@ public class ZkProperties {
 
 	private final Config config = new Config();
 
+	private final Refresh refresh = new Refresh();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -101,6 +103,10 @@ public class ZkProperties {
 
 	public Config getConfig() {
 		return this.config;
+	}
+
+	public Refresh getRefresh() {
+		return this.refresh;
 	}
 
 	/** How operations are retried while the connection is down (exponential backoff). */
@@ -399,6 +405,22 @@ public class ZkProperties {
 
 		public void setMaxDocumentSize(DataSize maxDocumentSize) {
 			this.maxDocumentSize = maxDocumentSize;
+		}
+
+	}
+
+	/** Rebinding of @RefreshScope beans when the configuration in ZooKeeper changes. */
+	public static class Refresh {
+
+		/** Whether to rebind @RefreshScope beans in place, refusing changes that would break one. */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}
