@@ -70,6 +70,8 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private volatile List<PropertySource<?>> current;
 
+	private @Nullable Map<String, Integer> refused;
+
 	private @Nullable CuratorCache cache;
 
 	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
@@ -158,6 +160,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 				return;
 			}
 			candidate.swap();
+			this.refused = null;
 		}
 		else {
 			swap(LocatorChain.composite(located.sources()));
@@ -199,9 +202,15 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	}
 
 	private void reject(ZkConfigCandidate candidate, @Nullable String key, @Nullable String target, String reason) {
+		if (candidate.getZnodeVersions().equals(this.refused)) {
+			// the same versions again (a reconnection, a change elsewhere): refused and reported already
+			return;
+		}
+		this.refused = candidate.getZnodeVersions();
 		ZnodePropertySource znode = candidate.locate((key != null) ? key : candidate.getChanges().get(0).key());
 		String path = (znode != null) ? znode.getZnode() : this.contexts.root();
-		int version = (znode != null) ? znode.getVersion() : -1;
+		// a removed key is found where it was: report the version that removed it
+		int version = candidate.getZnodeVersions().getOrDefault(path, -1);
 		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): " + reason
 				+ ((key != null) ? " (key '" + key + "')" : "") + ((target != null) ? " (target " + target + ")" : "")
 				+ "; the current configuration stays in force");
