@@ -87,6 +87,10 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 		if (instantiated != null) {
 			record(bean, beanName, instantiated);
 		}
+		else if (bean.getClass().isRecord() && refreshScoped(bean, beanName)) {
+			// the bean factory skips populating records, and with it the instantiation callback
+			record(bean, beanName, this.generation);
+		}
 		return bean;
 	}
 
