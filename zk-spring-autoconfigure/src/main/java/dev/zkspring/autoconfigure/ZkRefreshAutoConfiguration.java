@@ -22,6 +22,7 @@ import dev.zkspring.refresh.ZkRefresher;
 @AutoConfiguration(after = ZkAutoConfiguration.class)
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "zk.config.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.refresh.enabled", matchIfMissing = true)
 public final class ZkRefreshAutoConfiguration {
 

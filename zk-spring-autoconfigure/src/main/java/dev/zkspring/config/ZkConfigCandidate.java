@@ -103,10 +103,6 @@ public final class ZkConfigCandidate {
 		return this.swapped.get();
 	}
 
-	List<PropertySource<?>> after() {
-		return this.after;
-	}
-
 	/** What {@link #swap()} does to the Environment. */
 	@FunctionalInterface
 	interface CompositeSwap {

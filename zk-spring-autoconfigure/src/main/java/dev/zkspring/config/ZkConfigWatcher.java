@@ -70,7 +70,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private volatile List<PropertySource<?>> current;
 
-	private @Nullable Map<String, Integer> refused;
+	private @Nullable List<Object> refused;
 
 	private @Nullable CuratorCache cache;
 
@@ -202,11 +202,12 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	}
 
 	private void reject(ZkConfigCandidate candidate, @Nullable String key, @Nullable String target, String reason) {
-		if (candidate.getZnodeVersions().equals(this.refused)) {
-			// the same versions again (a reconnection, a change elsewhere): refused and reported already
+		List<Object> refusal = List.of(candidate.getZnodeVersions(), candidate.getChanges());
+		if (refusal.equals(this.refused)) {
+			// the same change again, read after a reconnection: refused and reported already
 			return;
 		}
-		this.refused = candidate.getZnodeVersions();
+		this.refused = refusal;
 		ZnodePropertySource znode = candidate.locate((key != null) ? key : candidate.getChanges().get(0).key());
 		String path = (znode != null) ? znode.getZnode() : this.contexts.root();
 		// a removed key is found where it was: report the version that removed it

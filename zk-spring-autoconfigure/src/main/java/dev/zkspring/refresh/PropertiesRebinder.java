@@ -50,6 +50,8 @@ final class PropertiesRebinder {
 
 	private volatile @Nullable Validator jsr303;
 
+	private volatile boolean jsr303Unavailable;
+
 	PropertiesRebinder(ConfigurableApplicationContext context) {
 		this.context = context;
 	}
@@ -122,9 +124,10 @@ final class PropertiesRebinder {
 
 	private @Nullable Validator jsr303() {
 		Validator validator = this.jsr303;
-		if (validator == null) {
+		if (validator == null && !this.jsr303Unavailable) {
 			validator = Jsr303.create(this.context);
 			this.jsr303 = validator;
+			this.jsr303Unavailable = (validator == null);
 		}
 		return validator;
 	}

@@ -88,14 +88,16 @@ final class TargetPlanner {
 						"parameter " + j + " resolves to no value", null);
 			}
 		}
-		@Nullable Object[] converted;
-		try {
-			converted = member.convert(this.converter, after);
-		}
-		catch (RuntimeException ex) {
-			String key = keyFor(String.join("", member.expressions()));
-			throw new ZkConfigChangeRejectedException(key, bean.describe(member), "the new value of " + key
-					+ " cannot be converted to " + member.typeName(0) + " (" + ex.getClass().getName() + ")", ex);
+		@Nullable Object[] converted = new Object[after.length];
+		for (int j = 0; j < after.length; j++) {
+			try {
+				converted[j] = member.convert(this.converter, after[j], j);
+			}
+			catch (RuntimeException ex) {
+				String key = keyFor(member.expressions().get(j));
+				throw new ZkConfigChangeRejectedException(key, bean.describe(member), "the new value of " + key
+						+ " cannot be converted to " + member.typeName(j) + " (" + ex.getClass().getName() + ")", ex);
+			}
 		}
 		writes.add(new PendingWrite(bean.describe(member), () -> {
 			member.write(instance, converted);

@@ -30,7 +30,16 @@ abstract sealed class ValueMember permits ValueMember.FieldMember, ValueMember.M
 	}
 
 	/** Convert raw values (placeholders and SpEL resolved) for the member's generic types. */
-	abstract @Nullable Object[] convert(TypeConverter converter, @Nullable Object[] raw);
+	final @Nullable Object[] convert(TypeConverter converter, @Nullable Object[] raw) {
+		@Nullable Object[] converted = new Object[raw.length];
+		for (int i = 0; i < raw.length; i++) {
+			converted[i] = convert(converter, raw[i], i);
+		}
+		return converted;
+	}
+
+	/** Convert the raw value of one expression for the generic type it is injected as. */
+	abstract @Nullable Object convert(TypeConverter converter, @Nullable Object raw, int index);
 
 	/** Write converted values into a bean. */
 	abstract void write(Object bean, @Nullable Object[] values) throws Throwable;
@@ -55,8 +64,8 @@ abstract sealed class ValueMember permits ValueMember.FieldMember, ValueMember.M
 		}
 
 		@Override
-		@Nullable Object[] convert(TypeConverter converter, @Nullable Object[] raw) {
-			return new @Nullable Object[] { converter.convertIfNecessary(raw[0], this.field.getType(), this.field) };
+		@Nullable Object convert(TypeConverter converter, @Nullable Object raw, int index) {
+			return converter.convertIfNecessary(raw, this.field.getType(), this.field);
 		}
 
 		@Override
@@ -94,13 +103,8 @@ abstract sealed class ValueMember permits ValueMember.FieldMember, ValueMember.M
 		}
 
 		@Override
-		@Nullable Object[] convert(TypeConverter converter, @Nullable Object[] raw) {
-			@Nullable Object[] converted = new Object[raw.length];
-			for (int i = 0; i < raw.length; i++) {
-				converted[i] = converter.convertIfNecessary(raw[i], this.parameters[i].getParameterType(),
-						this.parameters[i]);
-			}
-			return converted;
+		@Nullable Object convert(TypeConverter converter, @Nullable Object raw, int index) {
+			return converter.convertIfNecessary(raw, this.parameters[index].getParameterType(), this.parameters[index]);
 		}
 
 		@Override

@@ -4,6 +4,9 @@ import java.lang.ref.WeakReference;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -13,12 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
+import org.springframework.core.env.Environment;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
 import dev.zkspring.test.ZooKeeperExtension;
@@ -149,6 +154,24 @@ class ValueRefreshIntegrationTests {
 		});
 	}
 
+	@Test
+	void aPrototypeInjectedBeforeARefreshAndRecordedAfterItTakesTheNewValues() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'greeting':'hi'}}");
+		this.runner.withUserConfiguration(SlowPrototypes.class).run((context) -> {
+			SlowPrototype.injected = new CountDownLatch(1);
+			SlowPrototype.release = new CountDownLatch(1);
+			CompletableFuture<SlowPrototype> created = CompletableFuture
+				.supplyAsync(() -> context.getBean(SlowPrototype.class));
+			// its field holds the old value, and it is not recorded yet
+			assertThat(SlowPrototype.injected.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			write(this.writer, ZNODE, "{'shop':{'greeting':'hello'}}");
+			EventRecorder events = context.getBean(EventRecorder.class);
+			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
+			SlowPrototype.release.countDown();
+			assertThat(created.get(WAIT.toSeconds(), TimeUnit.SECONDS).greeting).isEqualTo("hello");
+		});
+	}
+
 	enum Level {
 
 		LOW, HIGH
@@ -260,6 +283,35 @@ class ValueRefreshIntegrationTests {
 
 		@Value("${shop.greeting}")
 		volatile String greeting;
+
+	}
+
+	@RefreshScope
+	static class SlowPrototype {
+
+		static volatile CountDownLatch injected = new CountDownLatch(0);
+
+		static volatile CountDownLatch release = new CountDownLatch(0);
+
+		@Value("${shop.greeting}")
+		volatile String greeting;
+
+		@Autowired
+		void pause(Environment environment) throws InterruptedException {
+			injected.countDown();
+			release.await(30, TimeUnit.SECONDS);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SlowPrototypes {
+
+		@Bean
+		@Scope(ConfigurableBeanFactory.SCOPE_PROTOTYPE)
+		SlowPrototype slowPrototype() {
+			return new SlowPrototype();
+		}
 
 	}
 
