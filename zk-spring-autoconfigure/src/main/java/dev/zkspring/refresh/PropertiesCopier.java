@@ -6,9 +6,12 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.util.ConcurrentReferenceHashMap;
@@ -16,7 +19,7 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Plans copying a freshly bound {@code @ConfigurationProperties} instance over the bean in place,
- * field by field, writing only fields whose value differs. A non-final field takes the fresh value
+ * field by field, writing only fields whose state differs (nested objects compared field by field). A non-final field takes the fresh value
  * (a nested object is replaced as a whole); a final collection or map is refilled; a final nested
  * object is copied into recursively. Handles are looked up once per class.
  */
@@ -55,7 +58,7 @@ final class PropertiesCopier {
 		for (FieldHandle field : fields(current.getClass())) {
 			Object before = field.handle().get(current);
 			Object after = field.handle().get(fresh);
-			if (Objects.deepEquals(before, after)) {
+			if (same(before, after, depth)) {
 				continue;
 			}
 			String property = path + field.field().getName();
@@ -87,6 +90,34 @@ final class PropertiesCopier {
 				throw new IllegalStateException(property);
 			}
 		}
+	}
+
+	/** Whether two values hold the same state, comparing nested objects field by field. */
+	private static boolean same(@Nullable Object a, @Nullable Object b, int depth) {
+		if (Objects.deepEquals(a, b)) {
+			return true;
+		}
+		if (a == null || b == null || a.getClass() != b.getClass() || depth >= MAX_DEPTH) {
+			return false;
+		}
+		if (a instanceof Collection<?> left && b instanceof Collection<?> right) {
+			if (left.size() != right.size()) {
+				return false;
+			}
+			Iterator<?> others = right.iterator();
+			return left.stream().allMatch((element) -> same(element, others.next(), depth + 1));
+		}
+		if (a instanceof Map<?, ?> left && b instanceof Map<?, ?> right) {
+			return left.size() == right.size() && left.entrySet()
+				.stream()
+				.allMatch((entry) -> right.containsKey(entry.getKey())
+						&& same(entry.getValue(), right.get(entry.getKey()), depth + 1));
+		}
+		if (simple(a.getClass())) {
+			return false;
+		}
+		return fields(a.getClass()).stream()
+			.allMatch((field) -> same(field.handle().get(a), field.handle().get(b), depth + 1));
 	}
 
 	private static boolean mutable(Collection<?> collection) {

@@ -7,7 +7,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 /**
  * A {@link RefreshScope} bean as recorded: held weakly (a prototype the application dropped is
@@ -74,24 +73,10 @@ final class RecordedBean extends WeakReference<Object> {
 	/**
 	 * How the bean's {@code @ConfigurationProperties} are bound.
 	 * @param prefix the prefix, as written
-	 * @param name the prefix as a property name, to match changed keys below it
 	 * @param annotation the annotation, for its ignore-invalid and ignore-unknown settings
 	 * @param bindable the bind target without an instance: the type and its annotations
 	 */
-	record Properties(String prefix, ConfigurationPropertyName name, ConfigurationProperties annotation,
-			Bindable<Object> bindable) {
-
-		/** Whether a changed key lies at or under the prefix. */
-		boolean covers(String key) {
-			try {
-				ConfigurationPropertyName changed = ConfigurationPropertyName.adapt(key, '.');
-				return this.name.isEmpty() || this.name.equals(changed) || this.name.isAncestorOf(changed);
-			}
-			catch (RuntimeException ex) {
-				// a key Boot cannot parse: bind again rather than risk missing it
-				return true;
-			}
-		}
+	record Properties(String prefix, ConfigurationProperties annotation, Bindable<Object> bindable) {
 
 	}
 

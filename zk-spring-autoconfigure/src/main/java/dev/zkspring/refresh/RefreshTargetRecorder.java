@@ -22,7 +22,6 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBean;
 import org.springframework.boot.context.properties.bind.BindMethod;
 import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -232,8 +231,7 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 		@SuppressWarnings("unchecked")
 		Bindable<Object> bindable = (Bindable<Object>) Bindable.of(target.getType())
 			.withAnnotations(target.getAnnotations());
-		return new RecordedBean.Properties(prefix, ConfigurationPropertyName.of(prefix), properties.getAnnotation(),
-				bindable);
+		return new RecordedBean.Properties(prefix, properties.getAnnotation(), bindable);
 	}
 
 	private void purge() {

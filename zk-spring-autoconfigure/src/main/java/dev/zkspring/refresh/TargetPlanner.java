@@ -52,7 +52,8 @@ final class TargetPlanner {
 			planValue(bean, instance, i, members.get(i), writes);
 		}
 		RecordedBean.Properties properties = bean.properties();
-		if (properties != null && this.changed.stream().anyMatch(properties::covers)) {
+		// bound again whatever changed: a property may be derived from a key outside the prefix
+		if (properties != null) {
 			try {
 				this.rebinder.plan(binder(), properties, instance, bean.describeProperties(), writes);
 			}

@@ -123,14 +123,31 @@ class PropertiesRefreshIntegrationTests {
 	}
 
 	@Test
-	void propertiesOutsideTheChangedPrefixAreNotRebound() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi'},'other':'1'}");
+	void aPropertyDerivedFromAKeyOutsideThePrefixIsRebound() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'greeting':'${site.name}!'},'site':{'name':'alpha'}}");
 		this.runner.run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
+			assertThat(shop.getGreeting()).isEqualTo("alpha!");
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hi'},'other':'2'}");
+			write(this.writer, ZNODE, "{'shop':{'greeting':'${site.name}!'},'site':{'name':'beta'}}");
+			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
+			assertThat(shop.getGreeting()).isEqualTo("beta!");
+			assertThat(events.refreshes.get(0).getTargets()).singleElement()
+				.satisfies((target) -> assertThat(target).endsWith("property 'greeting'"));
+		});
+	}
+
+	@Test
+	void propertiesWhoseValuesDidNotChangeAreNotWritten() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','address':{'city':'oslo'},'items':['a']},'other':'1'}");
+		this.runner.run((context) -> {
+			ShopProperties shop = context.getBean(ShopProperties.class);
+			ShopProperties.Address address = shop.getAddress();
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'shop':{'greeting':'hi','address':{'city':'oslo'},'items':['a']},'other':'2'}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(events.refreshes.get(0).getTargets()).isEmpty();
+			assertThat(shop.getAddress()).isSameAs(address);
 			assertThat(shop.getGreeting()).isEqualTo("hi");
 		});
 	}
