@@ -152,7 +152,8 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private void apply(LocatorChain.Located located) {
 		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(located.sources()));
-		ZkConfigApplier applier = changes.isEmpty() ? null : this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
+		ZkConfigApplier applier = changes.isEmpty() ? null
+				: this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
 		if (applier != null) {
 			ZkConfigCandidate candidate = new ZkConfigCandidate(this.context.getEnvironment(), this.current,
 					located.sources(), changes, this::swap);

@@ -19,9 +19,10 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Plans copying a freshly bound {@code @ConfigurationProperties} instance over the bean in place,
- * field by field, writing only fields whose state differs (nested objects compared field by field). A non-final field takes the fresh value
- * (a nested object is replaced as a whole); a final collection or map is refilled; a final nested
- * object is copied into recursively. Handles are looked up once per class.
+ * field by field, writing only fields whose state differs (nested objects compared field by field).
+ * A non-final field takes the fresh value (a nested object is replaced as a whole); a final
+ * collection or map is refilled; a final nested object is copied into recursively. Handles are
+ * looked up once per class.
  */
 final class PropertiesCopier {
 

@@ -2,6 +2,7 @@ package dev.zkspring.refresh;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -153,7 +154,7 @@ final class PropertiesRebinder {
 	}
 
 	private static String dashed(String path) {
-		return path.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+		return path.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
 	}
 
 	/** Loaded only when a Bean Validation API is present. */

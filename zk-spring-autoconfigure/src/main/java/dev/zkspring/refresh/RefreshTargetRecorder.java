@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -57,7 +58,6 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 
 	private @Nullable ConfigurableApplicationContext context;
 
-
 	/** Create the recorder; the auto-configuration registers it. */
 	public RefreshTargetRecorder() {
 	}
@@ -99,7 +99,7 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 	}
 
 	ConfigurableApplicationContext context() {
-		return java.util.Objects.requireNonNull(this.context, "no application context");
+		return Objects.requireNonNull(this.context, "no application context");
 	}
 
 	/** Resolves expressions against the application's Environment, as the bean factory injects. */

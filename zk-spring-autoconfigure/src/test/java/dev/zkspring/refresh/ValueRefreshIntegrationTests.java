@@ -102,7 +102,8 @@ class ValueRefreshIntegrationTests {
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(bean.greetingWrites).hasValue(2);
 			assertThat(bean.titleWrites).hasValue(1);
-			assertThat(events.refreshes.get(0).getTargets()).containsExactly("bean 'valueRefreshIntegrationTests.Counting' method 'setGreeting'");
+			assertThat(events.refreshes.get(0).getTargets())
+				.containsExactly("bean 'valueRefreshIntegrationTests.Counting' method 'setGreeting'");
 		});
 	}
 
