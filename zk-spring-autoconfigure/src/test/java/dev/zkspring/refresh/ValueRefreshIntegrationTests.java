@@ -71,7 +71,7 @@ class ValueRefreshIntegrationTests {
 			assertThat(bean.composite).isEqualTo("alpha:8080");
 			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t2','pointer':'shop.second','first':'one',"
 					+ "'second':'two','host':'beta','composite':'${shop.host}:8080','limit':'21','sizes':'4,5,6',"
-					+ "'timeout':'2m','level':'HIGH','price':'a$b $c {d}','mode':'fast'}}");
+					+ "'timeout':'2m','level':'HIGH','price':'a$b $c {d}','mode':'fast','template':'\\\\${not.a.key}'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(bean.greeting).isEqualTo("hello");
@@ -87,6 +87,8 @@ class ValueRefreshIntegrationTests {
 			assertThat(bean.timeout).isEqualTo(Duration.ofMinutes(2));
 			assertThat(bean.level).isEqualTo(Level.HIGH);
 			assertThat(bean.price).isEqualTo("a$b $c {d}");
+			assertThat(bean.template).isEqualTo("${not.a.key}");
+			assertThat(bean.configured).isEqualTo("one x21");
 		});
 	}
 
@@ -220,9 +222,19 @@ class ValueRefreshIntegrationTests {
 		@Value("${shop.price}")
 		String price;
 
+		@Value("${shop.template:none}")
+		String template;
+
+		String configured;
+
 		@Value("${shop.title}")
 		void setTitle(String title) {
 			this.title = title;
+		}
+
+		@Autowired
+		void configure(@Value("${shop.first}") String first, @Value("${shop.limit}") int limit) {
+			this.configured = first + " x" + limit;
 		}
 
 	}
