@@ -45,6 +45,8 @@ public class ZkProperties {
 
 	private final Config config = new Config();
 
+	private final Refresh refresh = new Refresh();
+
 	private final Leader leader = new Leader();
 
 	private final Quartz quartz = new Quartz();
@@ -107,6 +109,10 @@ public class ZkProperties {
 
 	public Config getConfig() {
 		return this.config;
+	}
+
+	public Refresh getRefresh() {
+		return this.refresh;
 	}
 
 	public Leader getLeader() {
@@ -413,6 +419,22 @@ public class ZkProperties {
 
 		public void setMaxDocumentSize(DataSize maxDocumentSize) {
 			this.maxDocumentSize = maxDocumentSize;
+		}
+
+	}
+
+	/** Rebinding of @RefreshScope beans when the configuration in ZooKeeper changes. */
+	public static class Refresh {
+
+		/** Whether to rebind @RefreshScope beans in place, refusing changes that would break one. */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -26,7 +26,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextRefreshedEvent;
-import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 
@@ -35,7 +34,8 @@ import org.springframework.core.env.PropertySource;
  * (with {@code zk.config.watch}) and every reconnection request a reload; reloads run on one
  * refresher thread, at most one queued behind the running one, so a burst of changes is coalesced
  * and events never interleave. Nothing is applied before the context is refreshed; the first
- * reload after it catches whatever changed since the initial load.
+ * reload after it catches whatever changed since the initial load. A {@link ZkConfigApplier} bean, when
+ * there is one, validates each change before the swap and may refuse it.
  */
 final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent>, ConnectionStateListener,
 		AutoCloseable {
@@ -69,6 +69,8 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	private volatile boolean closed;
 
 	private volatile List<PropertySource<?>> current;
+
+	private @Nullable List<Object> refused;
 
 	private @Nullable CuratorCache cache;
 
@@ -150,10 +152,19 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private void apply(LocatorChain.Located located) {
 		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(located.sources()));
-		CompositePropertySource composite = LocatorChain.composite(located.sources());
-		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
-		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
-			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
+		ZkConfigApplier applier = changes.isEmpty() ? null
+				: this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
+		if (applier != null) {
+			ZkConfigCandidate candidate = new ZkConfigCandidate(this.context.getEnvironment(), this.current,
+					located.sources(), changes, this::swap);
+			if (!applyWith(applier, candidate)) {
+				return;
+			}
+			candidate.swap();
+			this.refused = null;
+		}
+		else {
+			swap(LocatorChain.composite(located.sources()));
 		}
 		this.current = located.sources();
 		if (located.complete()) {
@@ -167,6 +178,51 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		if (!changes.isEmpty()) {
 			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
 			this.context.publishEvent(new ZkConfigChangedEvent(this.context, located.sources(), changes));
+		}
+	}
+
+	/** Let the applier validate and apply; {@code false} when it refused and nothing changed. */
+	private boolean applyWith(ZkConfigApplier applier, ZkConfigCandidate candidate) {
+		try {
+			applier.apply(candidate);
+			return true;
+		}
+		catch (ZkConfigChangeRejectedException ex) {
+			reject(candidate, ex.getKey(), ex.getTarget(), ex.getReason());
+			return false;
+		}
+		catch (RuntimeException ex) {
+			if (candidate.isSwapped()) {
+				logger.warn("Applying a configuration change failed after it was put in force (" + ex.getClass().getName()
+						+ ")");
+				return true;
+			}
+			reject(candidate, null, null, "applying it failed (" + ex.getClass().getName() + ")");
+			return false;
+		}
+	}
+
+	private void reject(ZkConfigCandidate candidate, @Nullable String key, @Nullable String target, String reason) {
+		List<Object> refusal = List.of(candidate.getZnodeVersions(), candidate.getChanges());
+		if (refusal.equals(this.refused)) {
+			// the same change again, read after a reconnection: refused and reported already
+			return;
+		}
+		this.refused = refusal;
+		ZnodePropertySource znode = candidate.locate((key != null) ? key : candidate.getChanges().get(0).key());
+		String path = (znode != null) ? znode.getZnode() : this.contexts.root();
+		// a removed key is found where it was: report the version that removed it
+		int version = candidate.getZnodeVersions().getOrDefault(path, -1);
+		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): " + reason
+				+ ((key != null) ? " (key '" + key + "')" : "") + ((target != null) ? " (target " + target + ")" : "")
+				+ "; the current configuration stays in force");
+		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, path, version, reason, key, target));
+	}
+
+	private void swap(PropertySource<?> composite) {
+		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
+		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
+			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
 		}
 	}
 

@@ -1,0 +1,134 @@
+package dev.zkspring.refresh;
+
+import java.lang.ref.WeakReference;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+import dev.zkspring.config.ZkConfigChange;
+
+/**
+ * Finds {@link ZkConfigListener} methods on every bean and calls them after each applied change
+ * whose keys they match. A method with a signature it cannot call fails the startup, naming it.
+ * Public so the auto-configuration can register it.
+ */
+public final class ZkConfigListenerMethods implements BeanPostProcessor, ApplicationListener<ZkRefreshedEvent> {
+
+	private static final Log logger = LogFactory.getLog(ZkConfigListenerMethods.class);
+
+	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+	/** Create the processor; the auto-configuration registers it. */
+	public ZkConfigListenerMethods() {
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		Class<?> type = ClassUtils.getUserClass(bean);
+		if (!AnnotationUtils.isCandidateClass(type, ZkConfigListener.class)) {
+			return bean;
+		}
+		Map<Method, ZkConfigListener> methods = MethodIntrospector.selectMethods(type,
+				(MethodIntrospector.MetadataLookup<ZkConfigListener>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, ZkConfigListener.class));
+		methods.forEach((method, annotation) -> {
+			Kind kind = kind(method, beanName);
+			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+			ReflectionUtils.makeAccessible(invocable);
+			this.listeners.add(new Listener(new WeakReference<>(bean), beanName, invocable, kind,
+					List.of(annotation.keys()), List.of(annotation.prefixes())));
+		});
+		return bean;
+	}
+
+	@Override
+	public void onApplicationEvent(ZkRefreshedEvent event) {
+		this.listeners.removeIf((listener) -> listener.bean().get() == null);
+		for (Listener listener : this.listeners) {
+			List<ZkConfigChange> matching = event.getChanges().stream().filter(listener::matches).toList();
+			Object bean = listener.bean().get();
+			if (!matching.isEmpty() && bean != null) {
+				invoke(listener, bean, event, matching);
+			}
+		}
+	}
+
+	private static void invoke(Listener listener, Object bean, ZkRefreshedEvent event, List<ZkConfigChange> matching) {
+		try {
+			switch (listener.kind()) {
+				case NONE -> listener.method().invoke(bean);
+				case CHANGES -> listener.method().invoke(bean, matching);
+				case EVENT -> listener.method().invoke(bean, event);
+			}
+		}
+		catch (InvocationTargetException | IllegalAccessException ex) {
+			Throwable cause = (ex instanceof InvocationTargetException invocation) ? invocation.getTargetException() : ex;
+			logger.warn("@ZkConfigListener method '" + listener.method().getName() + "' of bean '" + listener.beanName()
+					+ "' failed (" + cause.getClass().getName() + "); the change stays applied", cause);
+		}
+	}
+
+	private static Kind kind(Method method, String beanName) {
+		Type[] parameters = method.getGenericParameterTypes();
+		if (parameters.length == 0) {
+			return Kind.NONE;
+		}
+		if (parameters.length == 1 && parameters[0] == ZkRefreshedEvent.class) {
+			return Kind.EVENT;
+		}
+		if (parameters.length == 1 && parameters[0] instanceof ParameterizedType list
+				&& list.getRawType() == List.class && list.getActualTypeArguments()[0] == ZkConfigChange.class) {
+			return Kind.CHANGES;
+		}
+		throw new BeanInitializationException("@ZkConfigListener method '" + method.getName() + "' of bean '"
+				+ beanName + "' takes " + List.of(parameters) + ", which cannot be passed; declare no parameter, a "
+				+ "List<ZkConfigChange> or a ZkRefreshedEvent");
+	}
+
+	/** What a listener method takes. */
+	private enum Kind {
+
+		NONE, CHANGES, EVENT
+
+	}
+
+	/** One listener method of one bean. */
+	private record Listener(WeakReference<Object> bean, String beanName, Method method, Kind kind, List<String> keys,
+			List<String> prefixes) {
+
+		boolean matches(ZkConfigChange change) {
+			String key = change.key();
+			if (this.keys.isEmpty() && this.prefixes.isEmpty()) {
+				return true;
+			}
+			if (this.keys.contains(key)) {
+				return true;
+			}
+			for (String prefix : this.prefixes) {
+				if (key.equals(prefix) || key.startsWith(prefix + ".") || key.startsWith(prefix + "[")) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+	}
+
+}

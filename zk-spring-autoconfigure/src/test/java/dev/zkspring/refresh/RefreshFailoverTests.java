@@ -1,0 +1,120 @@
+package dev.zkspring.refresh;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
+import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
+import static dev.zkspring.refresh.RefreshTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Beans across connection faults: nothing half-applied, nothing lost, refusals not repeated. */
+class RefreshFailoverTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private CuratorFramework writer;
+
+	@TempDir
+	Path snapshots;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = RefreshTestSupport.runner(zk, this.snapshots)
+			.withPropertyValues("zk.connection-timeout=5s", "zk.session-timeout=10s")
+			.withUserConfiguration(Counter.class);
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		RefreshTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void aChangeWrittenWhileTheSessionExpiredReachesTheBeansOnceANewSessionStarts() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
+		this.runner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
+			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+			ZooKeeperExtension.expireSession(client);
+			write(this.writer, ZNODE, "{'shop':{'count':'2'}}");
+			await().atMost(Duration.ofSeconds(20)).until(() -> states.contains(ConnectionState.LOST));
+			await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(Counter.class).count == 2);
+			write(this.writer, ZNODE, "{'shop':{'count':'3'}}");
+			await().atMost(WAIT).until(() -> context.getBean(Counter.class).count == 3);
+		});
+	}
+
+	@Test
+	void whileTheServerIsDownBeansKeepTheirValuesAndTakeChangesOnceItIsBack() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
+		this.runner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			EventRecorder events = context.getBean(EventRecorder.class);
+			zk.stopServer();
+			try {
+				await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+				assertThat(context.getBean(Counter.class).count).isEqualTo(1);
+				assertThat(events.rejections).isEmpty();
+			}
+			finally {
+				zk.restartServer();
+			}
+			await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+				.untilAsserted(() -> write(this.writer, ZNODE, "{'shop':{'count':'5'}}"));
+			await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(Counter.class).count == 5);
+			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("5");
+		});
+	}
+
+	@Test
+	void aRefusedChangeIsNotAppliedNorReportedAgainAfterReconnectingAndItsFixIsApplied() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
+		this.runner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'shop':{'count':'many'}}");
+			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
+			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+			ZooKeeperExtension.expireSession(client);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> states.contains(ConnectionState.LOST) && client.getZookeeperClient().isConnected());
+			write(this.writer, ZNODE, "{'shop':{'count':'7'}}");
+			await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(Counter.class).count == 7);
+			assertThat(events.rejections).hasSize(1);
+			assertThat(events.refreshes).hasSize(1);
+		});
+	}
+
+	@RefreshScope
+	static class Counter {
+
+		@Value("${shop.count}")
+		volatile int count;
+
+	}
+
+}

@@ -1,0 +1,184 @@
+package dev.zkspring.refresh;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.zkspring.config.ZkConfigApplier;
+import dev.zkspring.config.ZkConfigChange;
+import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
+import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
+import static dev.zkspring.refresh.RefreshTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Startup: warnings about what cannot be refreshed, listener methods, the switch. */
+@ExtendWith(OutputCaptureExtension.class)
+class RefreshScopeSetupTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private CuratorFramework writer;
+
+	@TempDir
+	Path snapshots;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = RefreshTestSupport.runner(zk, this.snapshots);
+		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','title':'t'}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		RefreshTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void startupWarnsNamingTheBeanAndTheMembersThatCannotBeRefreshed(CapturedOutput output) {
+		this.runner.withUserConfiguration(ConstructorInjected.class, FinalField.class, Greeting.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("@RefreshScope bean 'refreshScopeSetupTests.ConstructorInjected'")
+					.contains("constructor parameter 'greeting'")
+					.contains("@RefreshScope bean 'refreshScopeSetupTests.FinalField'")
+					.contains("final field 'greeting'")
+					.contains("@RefreshScope bean 'refreshScopeSetupTests.Greeting'")
+					.contains("record components");
+			});
+	}
+
+	@Test
+	void aFullyRefreshableBeanCausesNoWarning(CapturedOutput output) {
+		this.runner.withUserConfiguration(Listening.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).doesNotContain("@RefreshScope bean");
+		});
+	}
+
+	@Test
+	void listenerMethodsReceiveTheMatchingPartOfTheDiffAfterTheBeansWereRefreshed() throws Exception {
+		this.runner.withUserConfiguration(Listening.class).run((context) -> {
+			Listening listening = context.getBean(Listening.class);
+			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t'},'other':'x'}");
+			await().atMost(WAIT).until(() -> listening.all.size() == 1);
+			assertThat(listening.byKey).singleElement()
+				.isEqualTo(new ZkConfigChange("shop.greeting", ZkConfigChange.Type.CHANGED, "hi", "hello"));
+			assertThat(listening.greetingSeenByListener).isEqualTo("hello");
+			assertThat(listening.all.get(0).getKeys()).containsExactlyInAnyOrder("shop.greeting", "other");
+			assertThat(listening.noArgumentCalls).isEqualTo(1);
+			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t2'},'other':'x'}");
+			await().atMost(WAIT).until(() -> listening.all.size() == 2);
+			assertThat(listening.byKey).hasSize(1);
+			assertThat(listening.noArgumentCalls).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void aListenerMethodWithParametersItCannotBeGivenFailsTheStartup() {
+		this.runner.withUserConfiguration(BadListener.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("@ZkConfigListener method 'changed'")
+				.hasMessageContaining("List<ZkConfigChange>");
+		});
+	}
+
+	@Test
+	void withRefreshDisabledBeansKeepTheirValuesAndChangesStillReachTheEnvironment() throws Exception {
+		this.runner.withUserConfiguration(Listening.class).withPropertyValues("zk.refresh.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(ZkConfigApplier.class);
+				write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t'}}");
+				await().atMost(WAIT)
+					.until(() -> "hello".equals(context.getEnvironment().getProperty("shop.greeting")));
+				assertThat(context.getBean(Listening.class).greeting).isEqualTo("hi");
+				assertThat(context.getBean(EventRecorder.class).changes).hasSize(1);
+			});
+	}
+
+	@RefreshScope
+	static class ConstructorInjected {
+
+		final String greeting;
+
+		ConstructorInjected(@Value("${shop.greeting}") String greeting) {
+			this.greeting = greeting;
+		}
+
+	}
+
+	@RefreshScope
+	static class FinalField {
+
+		@Value("${shop.greeting}")
+		private final String greeting = null;
+
+	}
+
+	@RefreshScope
+	record Greeting(@Value("${shop.greeting}") String greeting) {
+
+	}
+
+	@RefreshScope
+	static class Listening {
+
+		final List<ZkConfigChange> byKey = new CopyOnWriteArrayList<>();
+
+		final List<ZkRefreshedEvent> all = new CopyOnWriteArrayList<>();
+
+		volatile int noArgumentCalls;
+
+		volatile String greetingSeenByListener;
+
+		@Value("${shop.greeting}")
+		volatile String greeting;
+
+		@ZkConfigListener(keys = "shop.greeting")
+		void greetingChanged(List<ZkConfigChange> changes) {
+			this.greetingSeenByListener = this.greeting;
+			this.byKey.addAll(changes);
+		}
+
+		@ZkConfigListener
+		void anythingChanged(ZkRefreshedEvent event) {
+			this.all.add(event);
+		}
+
+		@ZkConfigListener(prefixes = "shop")
+		void shopChanged() {
+			this.noArgumentCalls++;
+		}
+
+	}
+
+	static class BadListener {
+
+		@ZkConfigListener
+		void changed(String key) {
+		}
+
+	}
+
+}
