@@ -40,6 +40,8 @@ public class ZkProperties {
 
 	private final Embedded embedded = new Embedded();
 
+	private final Lock lock = new Lock();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -94,6 +96,10 @@ public class ZkProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	public Lock getLock() {
+		return this.lock;
 	}
 
 	/** How operations are retried while the connection is down (exponential backoff). */
@@ -288,6 +294,66 @@ public class ZkProperties {
 
 		public void setDataDir(@Nullable Path dataDir) {
 			this.dataDir = dataDir;
+		}
+
+	}
+
+	/** Distributed locks taken with {@code @ZkLock} and {@code ZkLockTemplate}. */
+	public static class Lock {
+
+		/** Whether @ZkLock methods are locked and a ZkLockTemplate bean is defined. */
+		private boolean enabled = true;
+
+		/** Path under which each lock key gets its own container node. */
+		private String root = "/locks";
+
+		/** How long a caller waits for a busy lock when @ZkLock or the template names no wait time. */
+		private Duration defaultWait = Duration.ofSeconds(3);
+
+		/** Whether threads holding a lock are interrupted when the lock is lost or in doubt. */
+		private boolean interruptOnLoss;
+
+		/** How many further holders of this JVM may follow one another on a key before a waiting JVM goes. */
+		private int maxLocalHandoffs = 16;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public Duration getDefaultWait() {
+			return this.defaultWait;
+		}
+
+		public void setDefaultWait(Duration defaultWait) {
+			this.defaultWait = defaultWait;
+		}
+
+		public boolean isInterruptOnLoss() {
+			return this.interruptOnLoss;
+		}
+
+		public void setInterruptOnLoss(boolean interruptOnLoss) {
+			this.interruptOnLoss = interruptOnLoss;
+		}
+
+		public int getMaxLocalHandoffs() {
+			return this.maxLocalHandoffs;
+		}
+
+		public void setMaxLocalHandoffs(int maxLocalHandoffs) {
+			this.maxLocalHandoffs = maxLocalHandoffs;
 		}
 
 	}

@@ -1,0 +1,108 @@
+package dev.zkspring.lock;
+
+import java.util.Comparator;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ZooKeeper side of a key: ephemeral sequential children of the key's container node, named
+ * {@code ...X<seq>} for exclusive and {@code ...R<seq>} for shared holders, in the order of their
+ * sequence numbers. Stateless; every method is one round trip.
+ */
+final class LockNodes {
+
+	private static final byte[] EMPTY = new byte[0];
+
+	private static final int SEQUENCE_LENGTH = 10;
+
+	private static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockNodes::sequence);
+
+	private LockNodes() {
+	}
+
+	/** Create this JVM's node, with the container parents if they are missing. */
+	static String create(CuratorFramework client, String path, boolean shared) throws Exception {
+		return client.create()
+			.creatingParentContainersIfNeeded()
+			.withProtection()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(path + "/" + (shared ? "R" : "X"), EMPTY);
+	}
+
+	/** The children of the key, with the key node's stat; {@code null} when the key node does not exist. */
+	static @Nullable List<String> children(CuratorFramework client, String path, @Nullable Stat stat)
+			throws Exception {
+		try {
+			return (stat != null) ? client.getChildren().storingStatIn(stat).forPath(path)
+					: client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+	}
+
+	/** The node our node waits for, or {@code null} when our node holds the lock. */
+	static @Nullable String blocker(List<String> children, String ours, boolean shared) {
+		List<String> sorted = children.stream().sorted(BY_SEQUENCE).toList();
+		String blocker = null;
+		for (String child : sorted) {
+			if (child.equals(ours)) {
+				return blocker;
+			}
+			if (!shared || isExclusive(child)) {
+				blocker = child;
+			}
+		}
+		throw new IllegalStateException("node " + ours + " is not among the children");
+	}
+
+	/** Whether any node other than ours would make a holder of the given kind wait. */
+	static boolean anyConflicting(List<String> children, @Nullable String ours, boolean shared) {
+		for (String child : children) {
+			if (!child.equals(ours) && (!shared || isExclusive(child))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Watch a node; false when it is gone already, so there is nothing to wait for. */
+	static boolean watch(CuratorFramework client, String node, Watcher watcher) throws Exception {
+		try {
+			client.getData().usingWatcher(watcher).forPath(node);
+			return true;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return false;
+		}
+	}
+
+	/** A write on our own node, whose transaction id serves as a fresh fencing token. */
+	static long touch(CuratorFramework client, String node) throws Exception {
+		Stat stat = client.setData().forPath(node, EMPTY);
+		return stat.getMzxid();
+	}
+
+	/**
+	 * Delete our node without waiting for the answer; Curator retries until it is gone. ZooKeeper runs one
+	 * client's requests in order, so a node this JVM creates next still queues behind it.
+	 */
+	static void delete(CuratorFramework client, String node) throws Exception {
+		client.delete().guaranteed().inBackground().forPath(node);
+	}
+
+	static boolean isExclusive(String child) {
+		return child.length() > SEQUENCE_LENGTH && child.charAt(child.length() - SEQUENCE_LENGTH - 1) == 'X';
+	}
+
+	private static String sequence(String child) {
+		return (child.length() >= SEQUENCE_LENGTH) ? child.substring(child.length() - SEQUENCE_LENGTH) : child;
+	}
+
+}
