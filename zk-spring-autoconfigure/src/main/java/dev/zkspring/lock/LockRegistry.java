@@ -92,7 +92,9 @@ final class LockRegistry implements ConnectionStateListener {
 				unreference(keyLock);
 			}
 		}
-		context.push();
+		if (context != null) {
+			context.push();
+		}
 		return context;
 	}
 
