@@ -5,11 +5,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 
 import dev.zkspring.autoconfigure.ZkProperties;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A template per client (per "JVM"), recording the events it publishes. */
 final class LockTestSupport implements ApplicationEventPublisher {
@@ -43,11 +47,38 @@ final class LockTestSupport implements ApplicationEventPublisher {
 		this.events.add(event);
 	}
 
+	/** Hold the key on another thread of this "JVM" while the action runs. */
+	static void holdWhile(LockTestSupport holder, ZkLock.Mode mode, String key, ThrowingRunnable action)
+			throws Exception {
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch done = new CountDownLatch(1);
+		Thread thread = new Thread(() -> holder.template.execute(key, mode, Duration.ofSeconds(5), () -> {
+			held.countDown();
+			return done.await(30, TimeUnit.SECONDS);
+		}));
+		thread.start();
+		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+		try {
+			action.run();
+		}
+		finally {
+			done.countDown();
+			thread.join(10_000);
+		}
+	}
+
 	List<ZkLockLostEvent> lostEvents() {
 		return this.events.stream()
 			.filter(ZkLockLostEvent.class::isInstance)
 			.map(ZkLockLostEvent.class::cast)
 			.toList();
+	}
+
+	@FunctionalInterface
+	interface ThrowingRunnable {
+
+		void run() throws Exception;
+
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -72,7 +71,7 @@ class ZkLockAnnotationIntegrationTests {
 		LockTestSupport other = new LockTestSupport(zk.newClient());
 		this.contextRunner.run((context) -> {
 			BusyService busy = context.getBean(BusyService.class);
-			holdWhile(other, "busy", () -> {
+			LockTestSupport.holdWhile(other, ZkLock.Mode.MUTEX, "busy", () -> {
 				assertThatExceptionOfType(ZkLockBusyException.class).isThrownBy(busy::throwing)
 					.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("busy"));
 				assertThat(busy.skipOptional()).isEmpty();
@@ -102,31 +101,6 @@ class ZkLockAnnotationIntegrationTests {
 			assertThat(context).doesNotHaveBean(ZkLockTemplate.class);
 			assertThat(AopUtils.isAopProxy(context.getBean(StockService.class))).isFalse();
 		});
-	}
-
-	static void holdWhile(LockTestSupport holder, String key, ThrowingRunnable action) throws Exception {
-		CountDownLatch held = new CountDownLatch(1);
-		CountDownLatch done = new CountDownLatch(1);
-		Thread thread = new Thread(() -> holder.template.execute(key, Duration.ofSeconds(5), () -> {
-			held.countDown();
-			return done.await(30, TimeUnit.SECONDS);
-		}));
-		thread.start();
-		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-		try {
-			action.run();
-		}
-		finally {
-			done.countDown();
-			thread.join(10_000);
-		}
-	}
-
-	@FunctionalInterface
-	interface ThrowingRunnable {
-
-		void run() throws Exception;
-
 	}
 
 	@Configuration(proxyBeanMethods = false)
