@@ -129,7 +129,7 @@ final class KeyLock {
 					if (tryOnce && anotherHolderBlocks(shared)) {
 						return null;
 					}
-					this.node = call(() -> LockNodes.create(this.client, this.path, shared));
+					this.node = createNode(shared);
 					this.nodeShared = shared;
 					this.owned = false;
 				}
@@ -238,6 +238,10 @@ final class KeyLock {
 					this.node = null;
 					return null;
 				}
+				call(() -> {
+					LockNodes.deleteStrays(this.client, this.path, children, this.registry.jvmPrefix, name);
+					return null;
+				});
 				String blocker = LockNodes.blocker(children, name, this.nodeShared);
 				if (blocker == null) {
 					beginTurn(stat.getPzxid());
@@ -280,6 +284,22 @@ final class KeyLock {
 		this.handoffs = 0;
 		this.turnToken = pzxid;
 		this.turnTokenClaimed = false;
+	}
+
+	private String createNode(boolean shared) {
+		String attempt = this.registry.nextAttempt();
+		try {
+			return LockNodes.create(this.client, this.path, attempt, shared);
+		}
+		catch (Exception ex) {
+			try {
+				LockNodes.deleteAttemptInBackground(this.client, this.path, attempt);
+			}
+			catch (Exception cleanup) {
+				logger.debug("Could not look for nodes left by a failed create under " + this.path + ": " + cleanup);
+			}
+			throw (ex instanceof RuntimeException runtime) ? runtime : this.registry.unavailable(this.key, ex);
+		}
 	}
 
 	private boolean anotherJvmWaits() {

@@ -26,13 +26,41 @@ final class LockNodes {
 	private LockNodes() {
 	}
 
-	/** Create this JVM's node, with the container parents if they are missing. */
-	static String create(CuratorFramework client, String path, boolean shared) throws Exception {
+	/**
+	 * Create this JVM's node, with the container parents if they are missing. The name starts with a
+	 * prefix unique to this attempt, so nodes a failed or retried attempt may have left can be found.
+	 */
+	static String create(CuratorFramework client, String path, String attempt, boolean shared) throws Exception {
 		return client.create()
 			.creatingParentContainersIfNeeded()
-			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath(path + "/" + (shared ? "R" : "X"), EMPTY);
+			.forPath(path + "/" + attempt + (shared ? "R" : "X"), EMPTY);
+	}
+
+	/**
+	 * Delete the nodes of this JVM other than its current one: left by a create that Curator retried
+	 * after a lost connection, they would otherwise block every JVM until the session ends.
+	 */
+	static void deleteStrays(CuratorFramework client, String path, List<String> children, String jvmPrefix,
+			String ours) throws Exception {
+		for (String child : children) {
+			if (child.startsWith(jvmPrefix) && !child.equals(ours)) {
+				delete(client, path + "/" + child);
+			}
+		}
+	}
+
+	/** After a failed create: find (in the background) and delete what the attempt may have created. */
+	static void deleteAttemptInBackground(CuratorFramework client, String path, String attempt) throws Exception {
+		client.getChildren().inBackground((curator, event) -> {
+			if (event.getChildren() != null) {
+				for (String child : event.getChildren()) {
+					if (child.startsWith(attempt)) {
+						delete(curator, path + "/" + child);
+					}
+				}
+			}
+		}).forPath(path);
 	}
 
 	/** The children of the key, with the key node's stat; {@code null} when the key node does not exist. */

@@ -3,6 +3,7 @@ package dev.zkspring.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
@@ -39,6 +40,11 @@ final class LockRegistry implements ConnectionStateListener {
 	private final ConcurrentHashMap<String, KeyLock> locks = new ConcurrentHashMap<>();
 
 	private final AtomicLong lostLocks = new AtomicLong();
+
+	private final AtomicLong attempts = new AtomicLong();
+
+	/** Starts the name of every node this registry creates, so it can tell its own strays. */
+	final String jvmPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE) + "-";
 
 	LockRegistry(CuratorFramework client, String root, int maxLocalHandoffs, boolean interruptOnLoss,
 			ApplicationEventPublisher publisher) {
@@ -111,6 +117,10 @@ final class LockRegistry implements ConnectionStateListener {
 			localLock(keyLock, context.getMode()).unlock();
 			unreference(keyLock);
 		}
+	}
+
+	String nextAttempt() {
+		return this.jvmPrefix + this.attempts.incrementAndGet() + "-";
 	}
 
 	long lostLocks() {

@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -144,6 +145,19 @@ class ZkLockTemplateIntegrationTests {
 		}
 		assertThat(LockKeys.encode("a/b")).isNotEqualTo(LockKeys.encode("a%2Fb"));
 		assertThat(client.getChildren().forPath("/")).doesNotContain("config");
+	}
+
+	@Test
+	void aStrayNodeOfThisJvmLeftByARetriedCreateIsDeletedInsteadOfBlockingEveryone() throws Exception {
+		CuratorFramework client = zk.newClient();
+		LockTestSupport jvm = new LockTestSupport(client);
+		client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath("/locks/stray/" + jvm.template.registry().jvmPrefix + "0-X");
+		assertThat(jvm.template.tryExecute("stray", Duration.ofSeconds(5), () -> "not blocked")).contains("not blocked");
+		LockTestSupport other = new LockTestSupport(zk.newClient());
+		assertThat(other.template.tryExecute("stray", Duration.ofSeconds(5), () -> "nor others")).contains("nor others");
 	}
 
 	@Test
