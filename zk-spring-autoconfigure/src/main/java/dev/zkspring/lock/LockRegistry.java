@@ -123,6 +123,12 @@ final class LockRegistry implements ConnectionStateListener {
 		return this.jvmPrefix + this.attempts.incrementAndGet() + "-";
 	}
 
+	/** How many threads of this JVM are queued locally for the key (for diagnostics and tests). */
+	int waiting(String key) {
+		KeyLock keyLock = this.locks.get(LockKeys.path(this.root, key));
+		return (keyLock != null) ? keyLock.local.getQueueLength() : 0;
+	}
+
 	long lostLocks() {
 		return this.lostLocks.get();
 	}

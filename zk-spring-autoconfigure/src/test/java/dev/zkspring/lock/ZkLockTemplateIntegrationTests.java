@@ -173,6 +173,85 @@ class ZkLockTemplateIntegrationTests {
 	}
 
 	@Test
+	void threadsOfOneJvmQueueBehindOneZooKeeperNode() throws Exception {
+		CuratorFramework client = zk.newClient();
+		LockTestSupport jvm = new LockTestSupport(client);
+		jvm.template.execute("one-node", Duration.ofSeconds(1), () -> "creates the parents");
+		RoundTrips trips = RoundTrips.of(client);
+		List<Integer> nodesSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
+		CountDownLatch done = new CountDownLatch(8);
+		for (int t = 0; t < 8; t++) {
+			new Thread(() -> {
+				for (int i = 0; i < 20; i++) {
+					jvm.template.execute("one-node", Duration.ofSeconds(20),
+							() -> nodesSeen.add(client.getChildren().forPath("/locks/one-node").size()));
+				}
+				done.countDown();
+			}).start();
+		}
+		assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(nodesSeen).hasSize(160).containsOnly(1);
+		long creates = trips.operations().stream().filter((name) -> name.startsWith("CreateBuilderImpl")).count();
+		assertThat(creates).as("nodes created for 160 contended acquisitions").isLessThan(40);
+	}
+
+	@Test
+	void fencingTokenIsFreeForTheFirstHolderOfATurnAndOneWriteForAHolderThatTookOver() throws Exception {
+		CuratorFramework client = zk.newClient();
+		LockTestSupport jvm = new LockTestSupport(client);
+		jvm.template.execute("token-free", Duration.ofSeconds(1), () -> {
+			RoundTrips trips = RoundTrips.of(client);
+			ZkLockContext.current().getFencingToken();
+			assertThat(trips.count()).isZero();
+			return null;
+		});
+		CountDownLatch firstHolds = new CountDownLatch(1);
+		CountDownLatch releaseFirst = new CountDownLatch(1);
+		long[] tokens = new long[2];
+		List<String> secondTrips = new java.util.concurrent.CopyOnWriteArrayList<>();
+		Thread first = new Thread(() -> jvm.template.execute("token-cost", Duration.ofSeconds(10), () -> {
+			tokens[0] = ZkLockContext.current().getFencingToken();
+			firstHolds.countDown();
+			return releaseFirst.await(20, TimeUnit.SECONDS);
+		}));
+		Thread second = new Thread(() -> jvm.template.execute("token-cost", Duration.ofSeconds(10), () -> {
+			RoundTrips trips = RoundTrips.of(client);
+			tokens[1] = ZkLockContext.current().getFencingToken();
+			return secondTrips.addAll(trips.operations());
+		}));
+		first.start();
+		assertThat(firstHolds.await(10, TimeUnit.SECONDS)).isTrue();
+		second.start();
+		await().atMost(Duration.ofSeconds(5)).until(() -> jvm.template.registry().waiting("token-cost") == 1);
+		releaseFirst.countDown();
+		first.join(10_000);
+		second.join(10_000);
+		assertThat(secondTrips).containsExactly("SetDataBuilderImpl-Foreground");
+		assertThat(tokens[1]).isGreaterThan(tokens[0]);
+	}
+
+	@Test
+	void threadsOfOneJvmGetTheKeyInTheOrderTheyAskedForIt() throws Exception {
+		LockTestSupport jvm = new LockTestSupport(zk.newClient());
+		List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Thread> threads = new java.util.ArrayList<>();
+		LockTestSupport.holdWhile(jvm, ZkLock.Mode.MUTEX, "fifo", () -> {
+			for (int i = 0; i < 5; i++) {
+				int number = i;
+				Thread thread = new Thread(
+						() -> jvm.template.execute("fifo", Duration.ofSeconds(20), () -> order.add(number)));
+				threads.add(thread);
+				thread.start();
+				await().atMost(Duration.ofSeconds(5)).until(() -> jvm.template.registry().waiting("fifo") == number + 1);
+			}
+		});
+		for (Thread thread : threads) {
+			thread.join(10_000);
+		}
+		assertThat(order).containsExactly(0, 1, 2, 3, 4);
+	}
+
+	@Test
 	void fencingTokensStrictlyIncreaseAcrossJvmsAndWithinOne() throws Exception {
 		List<LockTestSupport> jvms = List.of(new LockTestSupport(zk.newClient()),
 				new LockTestSupport(zk.newClient()));
