@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -65,10 +66,66 @@ class MutualExclusionContractTests {
 		assertThat(counter.value).isEqualTo(INCREMENTS);
 	}
 
+	@Test
+	void readersAndWritersOfSeveralJvmsNeverOverlapAndReadersDoShare() throws Exception {
+		Counter counter = new Counter();
+		AtomicInteger readersInside = new AtomicInteger();
+		AtomicInteger maxReadersTogether = new AtomicInteger();
+		AtomicInteger readerSawWriter = new AtomicInteger();
+		List<LockTestSupport> jvms = new ArrayList<>();
+		for (int i = 0; i < JVMS; i++) {
+			jvms.add(new LockTestSupport(zk.newClient()));
+		}
+		ExecutorService executor = Executors.newFixedThreadPool(JVMS * THREADS_PER_JVM);
+		try {
+			AtomicInteger remaining = new AtomicInteger(INCREMENTS / 2);
+			List<Future<?>> futures = new ArrayList<>();
+			for (LockTestSupport jvm : jvms) {
+				for (int t = 0; t < THREADS_PER_JVM; t++) {
+					boolean writer = t % 2 == 0;
+					futures.add(executor.submit(() -> {
+						while (remaining.getAndDecrement() > 0) {
+							if (writer) {
+								jvm.template.execute("read-write", ZkLock.Mode.WRITE, Duration.ofSeconds(30), () -> {
+									if (readersInside.get() > 0) {
+										counter.overlaps.incrementAndGet();
+									}
+									return counter.increment();
+								});
+							}
+							else {
+								jvm.template.execute("read-write", ZkLock.Mode.READ, Duration.ofSeconds(30), () -> {
+									int together = readersInside.incrementAndGet();
+									maxReadersTogether.accumulateAndGet(together, Math::max);
+									if (counter.inside.get() > 0) {
+										readerSawWriter.incrementAndGet();
+									}
+									Thread.yield();
+									return readersInside.decrementAndGet();
+								});
+							}
+						}
+						return null;
+					}));
+				}
+			}
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(counter.overlaps.get()).isZero();
+		assertThat(readerSawWriter.get()).isZero();
+		assertThat(counter.value).isPositive();
+		assertThat(maxReadersTogether.get()).isGreaterThan(1);
+	}
+
 	/** A deliberately racy counter with an overlap detector. */
 	static final class Counter {
 
-		private final AtomicInteger inside = new AtomicInteger();
+		final AtomicInteger inside = new AtomicInteger();
 
 		final AtomicInteger overlaps = new AtomicInteger();
 
