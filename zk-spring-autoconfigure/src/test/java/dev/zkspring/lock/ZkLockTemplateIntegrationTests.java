@@ -1,11 +1,14 @@
 package dev.zkspring.lock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -115,8 +118,7 @@ class ZkLockTemplateIntegrationTests {
 		CuratorFramework client = zk.newClient();
 		LockTestSupport jvm = new LockTestSupport(client);
 		jvm.template.execute("warm", Duration.ofSeconds(1), () -> "creates the parents once");
-		org.apache.curator.framework.recipes.locks.InterProcessMutex mutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(
-				client, "/curator-locks/warm");
+		InterProcessMutex mutex = new InterProcessMutex(client, "/curator-locks/warm");
 		mutex.acquire();
 		mutex.release();
 		RoundTrips curator = RoundTrips.of(client);
@@ -178,7 +180,7 @@ class ZkLockTemplateIntegrationTests {
 		LockTestSupport jvm = new LockTestSupport(client);
 		jvm.template.execute("one-node", Duration.ofSeconds(1), () -> "creates the parents");
 		RoundTrips trips = RoundTrips.of(client);
-		List<Integer> nodesSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Integer> nodesSeen = new CopyOnWriteArrayList<>();
 		CountDownLatch done = new CountDownLatch(8);
 		for (int t = 0; t < 8; t++) {
 			new Thread(() -> {
@@ -208,7 +210,7 @@ class ZkLockTemplateIntegrationTests {
 		CountDownLatch firstHolds = new CountDownLatch(1);
 		CountDownLatch releaseFirst = new CountDownLatch(1);
 		long[] tokens = new long[2];
-		List<String> secondTrips = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<String> secondTrips = new CopyOnWriteArrayList<>();
 		Thread first = new Thread(() -> jvm.template.execute("token-cost", Duration.ofSeconds(10), () -> {
 			tokens[0] = ZkLockContext.current().getFencingToken();
 			firstHolds.countDown();
@@ -233,8 +235,8 @@ class ZkLockTemplateIntegrationTests {
 	@Test
 	void threadsOfOneJvmGetTheKeyInTheOrderTheyAskedForIt() throws Exception {
 		LockTestSupport jvm = new LockTestSupport(zk.newClient());
-		List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
-		List<Thread> threads = new java.util.ArrayList<>();
+		List<Integer> order = new CopyOnWriteArrayList<>();
+		List<Thread> threads = new ArrayList<>();
 		LockTestSupport.holdWhile(jvm, ZkLock.Mode.MUTEX, "fifo", () -> {
 			for (int i = 0; i < 5; i++) {
 				int number = i;
@@ -255,7 +257,7 @@ class ZkLockTemplateIntegrationTests {
 	void fencingTokensStrictlyIncreaseAcrossJvmsAndWithinOne() throws Exception {
 		List<LockTestSupport> jvms = List.of(new LockTestSupport(zk.newClient()),
 				new LockTestSupport(zk.newClient()));
-		List<Long> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Long> tokens = new CopyOnWriteArrayList<>();
 		CountDownLatch done = new CountDownLatch(jvms.size() * 3);
 		for (LockTestSupport jvm : jvms) {
 			for (int t = 0; t < 3; t++) {
