@@ -118,11 +118,21 @@ final class LockNodes {
 	}
 
 	/**
-	 * Delete our node without waiting for the answer; Curator retries until it is gone. ZooKeeper runs one
-	 * client's requests in order, so a node this JVM creates next still queues behind it.
+	 * Delete our node. While connected the call waits for the answer, so the key is free for other JVMs
+	 * when a release returns; otherwise, and whenever the delete fails, Curator retries in the background
+	 * until the node is gone (or its session is).
 	 */
 	static void delete(CuratorFramework client, String node) throws Exception {
-		client.delete().guaranteed().inBackground().forPath(node);
+		if (!client.getZookeeperClient().isConnected()) {
+			client.delete().guaranteed().inBackground().forPath(node);
+			return;
+		}
+		try {
+			client.delete().guaranteed().forPath(node);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// gone with its session already
+		}
 	}
 
 	static boolean isExclusive(String child) {

@@ -1,6 +1,7 @@
 package dev.zkspring.lock;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +26,7 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
@@ -62,6 +64,9 @@ final class LockOperations {
 	/** Check every {@code @ZkLock} method of the class, failing on the first that cannot work. */
 	void validate(Class<?> targetClass) {
 		Class<?> userClass = ClassUtils.getUserClass(targetClass);
+		if (!AnnotationUtils.isCandidateClass(userClass, ZkLock.class)) {
+			return;
+		}
 		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
 			if (AnnotatedElementUtils.hasAnnotation(method, ZkLock.class)) {
 				get(method, userClass);
@@ -99,6 +104,14 @@ final class LockOperations {
 
 	private LockOperation compile(Method method, ZkLock annotation, Class<?> targetClass) {
 		String description = describe(method, targetClass);
+		int modifiers = method.getModifiers();
+		if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
+			throw new ZkStartupException("@ZkLock on " + description + " has no effect: the method is "
+					+ (Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : "static")
+					+ ", so the proxy cannot intercept it and it would run without the lock.",
+					"Make the method public (or protected) and neither final nor static, and call it through the bean, "
+							+ "not from inside the same class.");
+		}
 		checkReturnType(method, annotation, targetClass, description);
 		Duration wait = wait(annotation.waitTime(), description);
 		String keyText = annotation.key();

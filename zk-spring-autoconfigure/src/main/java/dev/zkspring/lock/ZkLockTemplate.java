@@ -43,7 +43,8 @@ public class ZkLockTemplate implements DisposableBean {
 	}
 
 	/**
-	 * Run the body holding {@code key} exclusively.
+	 * Run the body holding {@code key} exclusively. A checked exception of the body is rethrown wrapped in
+	 * an {@link UndeclaredThrowableException}.
 	 * @throws ZkLockBusyException when the key stays busy for {@code wait}
 	 * @throws ZkLockUnavailableException when ZooKeeper cannot be reached
 	 */

@@ -51,6 +51,16 @@ class ZkLockAnnotationIntegrationTests {
 	}
 
 	@Test
+	void keyThatEvaluatesToNullIsRejectedWithoutRunningTheMethod() {
+		this.contextRunner.run((context) -> {
+			StockService stock = context.getBean(StockService.class);
+			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> stock.byPosition(null))
+				.withMessageContaining("The key of @ZkLock on StockService.byPosition(String)")
+				.withMessageContaining("evaluated to null");
+		});
+	}
+
+	@Test
 	void lockPathIsUnderTheConfiguredRoot() {
 		this.contextRunner.withPropertyValues("zk.lock.root=/my/locks").run((context) -> {
 			StockService stock = context.getBean(StockService.class);
@@ -154,7 +164,7 @@ class ZkLockAnnotationIntegrationTests {
 			return ZkLockContext.current().getKey();
 		}
 
-		@ZkLock(key = "'pos:' + #p0")
+		@ZkLock(key = "#p0 == null ? null : 'pos:' + #p0")
 		public String byPosition(String sku) {
 			return ZkLockContext.current().getKey();
 		}

@@ -65,6 +65,18 @@ class ZkLockStartupFailureTests {
 	}
 
 	@Test
+	void finalMethodThatTheProxyCannotInterceptFails() {
+		assertStartupFailure(FinalMethod.class,
+				"@ZkLock on FinalMethod.run() has no effect: the method is final, so the proxy cannot intercept it",
+				"neither final nor static");
+	}
+
+	@Test
+	void privateMethodFails() {
+		assertStartupFailure(PrivateMethod.class, "the method is private", "Make the method public");
+	}
+
+	@Test
 	void waitTimePlaceholderIsResolved() {
 		this.contextRunner.withPropertyValues("app.wait=2s")
 			.withUserConfiguration(PlaceholderWait.class)
@@ -154,6 +166,22 @@ class ZkLockStartupFailureTests {
 		@ZkLock
 		public CompletableFuture<String> run() {
 			return CompletableFuture.completedFuture("x");
+		}
+
+	}
+
+	static class FinalMethod {
+
+		@ZkLock
+		public final void run() {
+		}
+
+	}
+
+	static class PrivateMethod {
+
+		@ZkLock
+		private void run() {
 		}
 
 	}
