@@ -30,7 +30,7 @@ final class KeyLock {
 	/** Threads of this JVM that are waiting for or holding the key; changed only inside the registry's map. */
 	volatile int refs;
 
-	private final LockRegistry registry;
+	final LockRegistry registry;
 
 	private final ReentrantLock lock = new ReentrantLock();
 

@@ -62,7 +62,7 @@ final class LockRegistry implements ConnectionStateListener {
 	 */
 	@Nullable ZkLockContext acquire(String key, ZkLock.Mode mode, Duration wait) {
 		String path = LockKeys.path(this.root, key);
-		ZkLockContext held = ZkLockContext.heldByCurrentThread(path);
+		ZkLockContext held = ZkLockContext.heldByCurrentThread(this, path);
 		if (held != null) {
 			if (held.getMode().isShared() && !mode.isShared()) {
 				throw new ZkLockUpgradeException(key, mode);

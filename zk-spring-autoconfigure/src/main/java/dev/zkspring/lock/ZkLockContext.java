@@ -133,9 +133,9 @@ public final class ZkLockContext {
 		HELD.get().push(this);
 	}
 
-	static @Nullable ZkLockContext heldByCurrentThread(String path) {
+	static @Nullable ZkLockContext heldByCurrentThread(LockRegistry registry, String path) {
 		for (ZkLockContext context : HELD.get()) {
-			if (context.path.equals(path)) {
+			if (context.keyLock.registry == registry && context.path.equals(path)) {
 				return context;
 			}
 		}

@@ -1,10 +1,7 @@
 package dev.zkspring.lock;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -247,8 +244,6 @@ class ZkLockAnnotationIntegrationTests {
 	}
 
 	static class AsyncService {
-
-		final List<String> threads = new CopyOnWriteArrayList<>();
 
 		@Async
 		@ZkLock(key = "'async:' + #name")
