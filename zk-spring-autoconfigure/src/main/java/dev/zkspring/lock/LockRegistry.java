@@ -155,7 +155,7 @@ final class LockRegistry implements ConnectionStateListener {
 			if (this.interruptOnLoss) {
 				lost.forEach((context) -> context.thread.interrupt());
 			}
-			this.publisher.publishEvent(new ZkLockLostEvent(this, keyLock.key, keyLock.path, reason));
+			this.publisher.publishEvent(new ZkLockLostEvent(this.client, keyLock.key, keyLock.path, reason));
 		}
 	}
 
