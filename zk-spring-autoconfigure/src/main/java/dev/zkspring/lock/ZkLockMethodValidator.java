@@ -3,7 +3,10 @@ package dev.zkspring.lock;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
-/** Checks the {@code @ZkLock} methods of every bean as it is created, so invalid use fails at startup. */
+/**
+ * Checks the {@code @ZkLock} methods of every bean as it is created, before any proxy is made for it, so
+ * invalid use fails at startup.
+ */
 final class ZkLockMethodValidator implements BeanPostProcessor {
 
 	private final LockOperations operations;
@@ -13,7 +16,7 @@ final class ZkLockMethodValidator implements BeanPostProcessor {
 	}
 
 	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) {
+	public Object postProcessBeforeInitialization(Object bean, String beanName) {
 		this.operations.validate(AopProxyUtils.ultimateTargetClass(bean));
 		return bean;
 	}
