@@ -47,6 +47,8 @@ public class ZkProperties {
 
 	private final Refresh refresh = new Refresh();
 
+	private final Lock lock = new Lock();
+
 	private final Leader leader = new Leader();
 
 	private final Quartz quartz = new Quartz();
@@ -113,6 +115,10 @@ public class ZkProperties {
 
 	public Refresh getRefresh() {
 		return this.refresh;
+	}
+
+	public Lock getLock() {
+		return this.lock;
 	}
 
 	public Leader getLeader() {
@@ -435,6 +441,66 @@ public class ZkProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/** Distributed locks taken with {@code @ZkLock} and {@code ZkLockTemplate}. */
+	public static class Lock {
+
+		/** Whether @ZkLock methods are locked and a ZkLockTemplate bean is defined. */
+		private boolean enabled = true;
+
+		/** Path under which each lock key gets its own container node. */
+		private String root = "/locks";
+
+		/** How long a caller waits for a busy lock when @ZkLock or the template names no wait time. */
+		private Duration defaultWait = Duration.ofSeconds(3);
+
+		/** Whether threads holding a lock are interrupted when the lock is lost or in doubt. */
+		private boolean interruptOnLoss;
+
+		/** How many further holders of this JVM may follow one another on a key before a waiting JVM goes. */
+		private int maxLocalHandoffs = 16;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
+		}
+
+		public Duration getDefaultWait() {
+			return this.defaultWait;
+		}
+
+		public void setDefaultWait(Duration defaultWait) {
+			this.defaultWait = defaultWait;
+		}
+
+		public boolean isInterruptOnLoss() {
+			return this.interruptOnLoss;
+		}
+
+		public void setInterruptOnLoss(boolean interruptOnLoss) {
+			this.interruptOnLoss = interruptOnLoss;
+		}
+
+		public int getMaxLocalHandoffs() {
+			return this.maxLocalHandoffs;
+		}
+
+		public void setMaxLocalHandoffs(int maxLocalHandoffs) {
+			this.maxLocalHandoffs = maxLocalHandoffs;
 		}
 
 	}

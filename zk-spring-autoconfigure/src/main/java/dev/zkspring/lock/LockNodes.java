@@ -1,0 +1,146 @@
+package dev.zkspring.lock;
+
+import java.util.Comparator;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ZooKeeper side of a key: ephemeral sequential children of the key's container node, named
+ * {@code ...X<seq>} for exclusive and {@code ...R<seq>} for shared holders, in the order of their
+ * sequence numbers. Stateless; every method is one round trip.
+ */
+final class LockNodes {
+
+	private static final byte[] EMPTY = new byte[0];
+
+	private static final int SEQUENCE_LENGTH = 10;
+
+	private static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockNodes::sequence);
+
+	private LockNodes() {
+	}
+
+	/**
+	 * Create this JVM's node, with the container parents if they are missing. The name starts with a
+	 * prefix unique to this attempt, so nodes a failed or retried attempt may have left can be found.
+	 */
+	static String create(CuratorFramework client, String path, String attempt, boolean shared) throws Exception {
+		return client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(path + "/" + attempt + (shared ? "R" : "X"), EMPTY);
+	}
+
+	/**
+	 * Delete the nodes of this JVM other than its current one: left by a create that Curator retried
+	 * after a lost connection, they would otherwise block every JVM until the session ends.
+	 */
+	static void deleteStrays(CuratorFramework client, String path, List<String> children, String jvmPrefix,
+			String ours) throws Exception {
+		for (String child : children) {
+			if (child.startsWith(jvmPrefix) && !child.equals(ours)) {
+				delete(client, path + "/" + child);
+			}
+		}
+	}
+
+	/** After a failed create: find (in the background) and delete what the attempt may have created. */
+	static void deleteAttemptInBackground(CuratorFramework client, String path, String attempt) throws Exception {
+		client.getChildren().inBackground((curator, event) -> {
+			if (event.getChildren() != null) {
+				for (String child : event.getChildren()) {
+					if (child.startsWith(attempt)) {
+						delete(curator, path + "/" + child);
+					}
+				}
+			}
+		}).forPath(path);
+	}
+
+	/** The children of the key, with the key node's stat; {@code null} when the key node does not exist. */
+	static @Nullable List<String> children(CuratorFramework client, String path, @Nullable Stat stat)
+			throws Exception {
+		try {
+			return (stat != null) ? client.getChildren().storingStatIn(stat).forPath(path)
+					: client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+	}
+
+	/** The node our node waits for, or {@code null} when our node holds the lock. */
+	static @Nullable String blocker(List<String> children, String ours, boolean shared) {
+		List<String> sorted = children.stream().sorted(BY_SEQUENCE).toList();
+		String blocker = null;
+		for (String child : sorted) {
+			if (child.equals(ours)) {
+				return blocker;
+			}
+			if (!shared || isExclusive(child)) {
+				blocker = child;
+			}
+		}
+		throw new IllegalStateException("node " + ours + " is not among the children");
+	}
+
+	/** Whether any node other than ours would make a holder of the given kind wait. */
+	static boolean anyConflicting(List<String> children, @Nullable String ours, boolean shared) {
+		for (String child : children) {
+			if (!child.equals(ours) && (!shared || isExclusive(child))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Watch a node; false when it is gone already, so there is nothing to wait for. */
+	static boolean watch(CuratorFramework client, String node, Watcher watcher) throws Exception {
+		try {
+			client.getData().usingWatcher(watcher).forPath(node);
+			return true;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return false;
+		}
+	}
+
+	/** A write on our own node, whose transaction id serves as a fresh fencing token. */
+	static long touch(CuratorFramework client, String node) throws Exception {
+		Stat stat = client.setData().forPath(node, EMPTY);
+		return stat.getMzxid();
+	}
+
+	/**
+	 * Delete our node. While connected the call waits for the answer, so the key is free for other JVMs
+	 * when a release returns; otherwise, and whenever the delete fails, Curator retries in the background
+	 * until the node is gone (or its session is).
+	 */
+	static void delete(CuratorFramework client, String node) throws Exception {
+		if (!client.getZookeeperClient().isConnected()) {
+			client.delete().guaranteed().inBackground().forPath(node);
+			return;
+		}
+		try {
+			client.delete().guaranteed().forPath(node);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// gone with its session already
+		}
+	}
+
+	static boolean isExclusive(String child) {
+		return child.length() > SEQUENCE_LENGTH && child.charAt(child.length() - SEQUENCE_LENGTH - 1) == 'X';
+	}
+
+	private static String sequence(String child) {
+		return (child.length() >= SEQUENCE_LENGTH) ? child.substring(child.length() - SEQUENCE_LENGTH) : child;
+	}
+
+}

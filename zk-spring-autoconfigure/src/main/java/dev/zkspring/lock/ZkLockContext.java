@@ -1,0 +1,145 @@
+package dev.zkspring.lock;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock the current thread holds inside a {@code @ZkLock} method or a template body: its key, its
+ * znode, a fencing token to hand to the resource it protects, and whether it is still held.
+ */
+public final class ZkLockContext {
+
+	private static final ThreadLocal<Deque<ZkLockContext>> HELD = ThreadLocal.withInitial(ArrayDeque::new);
+
+	private final String key;
+
+	private final String path;
+
+	private final ZkLock.Mode mode;
+
+	final KeyLock keyLock;
+
+	final Thread thread;
+
+	private volatile boolean lost;
+
+	private volatile boolean released;
+
+	private @Nullable Long fencingToken;
+
+	private int depth = 1;
+
+	ZkLockContext(String key, String path, ZkLock.Mode mode, KeyLock keyLock) {
+		this.key = key;
+		this.path = path;
+		this.mode = mode;
+		this.keyLock = keyLock;
+		this.thread = Thread.currentThread();
+	}
+
+	/**
+	 * The innermost lock the current thread holds.
+	 * @return the lock context
+	 * @throws IllegalStateException when the thread holds no lock
+	 */
+	public static ZkLockContext current() {
+		ZkLockContext context = HELD.get().peek();
+		if (context == null) {
+			throw new IllegalStateException("This thread holds no zk-spring lock; ZkLockContext.current() is only "
+					+ "available inside a @ZkLock method or a ZkLockTemplate body.");
+		}
+		return context;
+	}
+
+	/** The key as the caller gave it (the evaluated SpEL for {@code @ZkLock}). */
+	public String getKey() {
+		return this.key;
+	}
+
+	/** The key's znode, under {@code zk.lock.root}. */
+	public String getPath() {
+		return this.path;
+	}
+
+	/** The mode the lock was taken in. */
+	public ZkLock.Mode getMode() {
+		return this.mode;
+	}
+
+	/**
+	 * A number that strictly increases across successive holders of this key, in this JVM and across
+	 * JVMs; give it to the protected resource so it can refuse writes from an older holder. Free for the
+	 * first holder of a ZooKeeper turn; one round trip for a holder that took the lock over locally.
+	 * @return the fencing token
+	 * @throws ZkLockUnavailableException when the lock is no longer held
+	 */
+	public synchronized long getFencingToken() {
+		if (this.fencingToken == null) {
+			assertHeld();
+			this.fencingToken = this.keyLock.fencingToken(this);
+		}
+		return this.fencingToken;
+	}
+
+	/** Whether the lock is still held: false once the connection was suspended or the session lost. */
+	public boolean isHeld() {
+		return !this.lost && !this.released;
+	}
+
+	/**
+	 * Fail unless the lock is still held; call it before an irreversible step.
+	 * @throws ZkLockUnavailableException when the lock is in doubt or gone
+	 */
+	public void assertHeld() {
+		if (!isHeld()) {
+			throw new ZkLockUnavailableException(this.key, "Lock '" + this.key + "' (" + this.path + ") is "
+					+ (this.released ? "released" : "no longer held: the ZooKeeper connection was interrupted") + ".",
+					null);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "ZkLockContext[" + this.path + ", " + this.mode + (isHeld() ? ", held]" : ", not held]");
+	}
+
+	void markLost() {
+		this.lost = true;
+	}
+
+	boolean isLost() {
+		return this.lost;
+	}
+
+	void reenter() {
+		this.depth++;
+		HELD.get().push(this);
+	}
+
+	/** Leave one level; true when the thread still holds the lock at an outer level. */
+	boolean exit() {
+		HELD.get().remove(this);
+		this.depth--;
+		if (this.depth > 0) {
+			return true;
+		}
+		this.released = true;
+		return false;
+	}
+
+	void push() {
+		HELD.get().push(this);
+	}
+
+	static @Nullable ZkLockContext heldByCurrentThread(LockRegistry registry, String path) {
+		for (ZkLockContext context : HELD.get()) {
+			if (context.keyLock.registry == registry && context.path.equals(path)) {
+				return context;
+			}
+		}
+		return null;
+	}
+
+}

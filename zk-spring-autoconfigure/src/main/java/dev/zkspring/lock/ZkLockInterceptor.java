@@ -1,0 +1,52 @@
+package dev.zkspring.lock;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+
+/** Takes the lock around a {@code @ZkLock} method, and skips or throws when it stays busy. */
+final class ZkLockInterceptor implements MethodInterceptor {
+
+	private final Supplier<ZkLockTemplate> template;
+
+	private final LockOperations operations;
+
+	ZkLockInterceptor(Supplier<ZkLockTemplate> template, LockOperations operations) {
+		this.template = template;
+		this.operations = operations;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
+				: invocation.getMethod().getDeclaringClass();
+		LockOperation operation = this.operations.get(invocation.getMethod(), targetClass);
+		if (operation == null) {
+			return invocation.proceed();
+		}
+		String key = this.operations.key(operation, invocation.getArguments(), target, targetClass);
+		ZkLockTemplate template = this.template.get();
+		Duration wait = (operation.wait != null) ? operation.wait : template.getDefaultWait();
+		LockRegistry registry = template.registry();
+		ZkLockContext context = registry.acquire(key, operation.mode, wait);
+		if (context == null) {
+			if (operation.onBusy == ZkLock.OnBusy.SKIP) {
+				return operation.skipped();
+			}
+			throw new ZkLockBusyException(key, wait);
+		}
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			registry.release(context);
+		}
+	}
+
+}

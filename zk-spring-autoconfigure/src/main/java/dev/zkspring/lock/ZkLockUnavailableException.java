@@ -1,0 +1,15 @@
+package dev.zkspring.lock;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * ZooKeeper could not be asked, or the lock was lost: the caller cannot know who holds the lock, which
+ * is a different situation from a lock that is merely busy.
+ */
+public class ZkLockUnavailableException extends ZkLockException {
+
+	ZkLockUnavailableException(String key, String message, @Nullable Throwable cause) {
+		super(key, message, cause);
+	}
+
+}

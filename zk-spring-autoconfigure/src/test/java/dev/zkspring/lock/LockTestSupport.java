@@ -1,0 +1,106 @@
+package dev.zkspring.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationEventPublisher;
+
+import dev.zkspring.autoconfigure.ZkProperties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A template per client (per "JVM"), recording the events it publishes. */
+final class LockTestSupport implements ApplicationEventPublisher {
+
+	final List<Object> events = new CopyOnWriteArrayList<>();
+
+	final ZkLockTemplate template;
+
+	final CuratorFramework client;
+
+	LockTestSupport(CuratorFramework client) {
+		this(client, 16, false);
+	}
+
+	LockTestSupport(CuratorFramework client, int maxLocalHandoffs, boolean interruptOnLoss) {
+		this.client = client;
+		ZkProperties.Lock properties = new ZkProperties.Lock();
+		properties.setMaxLocalHandoffs(maxLocalHandoffs);
+		properties.setInterruptOnLoss(interruptOnLoss);
+		properties.setDefaultWait(Duration.ofSeconds(10));
+		this.template = new ZkLockTemplate(client, properties, this);
+	}
+
+	@Override
+	public void publishEvent(ApplicationEvent event) {
+		this.events.add(event);
+	}
+
+	@Override
+	public void publishEvent(Object event) {
+		this.events.add(event);
+	}
+
+	/** Hold the key on another thread of this "JVM" while the action runs. */
+	static void holdWhile(LockTestSupport holder, ZkLock.Mode mode, String key, ThrowingRunnable action)
+			throws Exception {
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch done = new CountDownLatch(1);
+		Thread thread = new Thread(() -> holder.template.execute(key, mode, Duration.ofSeconds(5), () -> {
+			held.countDown();
+			return done.await(30, TimeUnit.SECONDS);
+		}));
+		thread.start();
+		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+		try {
+			action.run();
+		}
+		finally {
+			done.countDown();
+			thread.join(10_000);
+		}
+	}
+
+	/**
+	 * Expire the client's session on the server, as a partition longer than the session timeout would:
+	 * a second connection takes the session over and closes it, so its ephemeral nodes go at once.
+	 */
+	static void expireOnServer(CuratorFramework client, String connectString) throws Exception {
+		ZooKeeper current = client.getZookeeperClient().getZooKeeper();
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper twin = new ZooKeeper(connectString, 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, current.getSessionId(), current.getSessionPasswd());
+		try {
+			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			twin.close();
+		}
+	}
+
+	List<ZkLockLostEvent> lostEvents() {
+		return this.events.stream()
+			.filter(ZkLockLostEvent.class::isInstance)
+			.map(ZkLockLostEvent.class::cast)
+			.toList();
+	}
+
+	@FunctionalInterface
+	interface ThrowingRunnable {
+
+		void run() throws Exception;
+
+	}
+
+}
