@@ -72,6 +72,8 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private @Nullable List<Object> refused;
 
+	private final RefusedDocuments refusedDocuments = new RefusedDocuments();
+
 	private @Nullable CuratorCache cache;
 
 	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
@@ -151,72 +153,89 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	}
 
 	private void apply(LocatorChain.Located located) {
-		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(located.sources()));
+		List<PropertySource<?>> sources = this.refusedDocuments.holdBack(located.sources(), this.current);
+		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 		ZkConfigApplier applier = changes.isEmpty() ? null
 				: this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
 		if (applier != null) {
-			ZkConfigCandidate candidate = new ZkConfigCandidate(this.context.getEnvironment(), this.current,
-					located.sources(), changes, this::swap);
-			if (!applyWith(applier, candidate)) {
-				return;
+			// a refused document is held back and the rest tried again, so one bad context cannot block the others
+			while (true) {
+				ZkConfigCandidate candidate = new ZkConfigCandidate(this.context.getEnvironment(), this.current,
+						sources, changes, this::swap);
+				String refusedZnode = applyWith(applier, candidate);
+				if (refusedZnode == null) {
+					candidate.swap();
+					this.refused = null;
+					break;
+				}
+				Integer version = RefusedDocuments.versionOf(sources, refusedZnode);
+				if (version == null) {
+					return;
+				}
+				this.refusedDocuments.refuse(refusedZnode, version);
+				sources = this.refusedDocuments.holdBack(sources, this.current);
+				changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
+				if (changes.isEmpty()) {
+					return;
+				}
 			}
-			candidate.swap();
-			this.refused = null;
 		}
 		else {
-			swap(LocatorChain.composite(located.sources()));
+			swap(LocatorChain.composite(sources));
 		}
-		this.current = located.sources();
+		this.current = sources;
 		if (located.complete()) {
 			if (this.status.getSource() != ZkConfigStatus.Source.ZOOKEEPER) {
 				logger.info("Configuration reconciled with ZooKeeper; no longer running on the snapshot "
 						+ this.snapshots.file());
 			}
 			this.status.setSource(ZkConfigStatus.Source.ZOOKEEPER);
-			writeSnapshot(this.snapshots, located.znodeSources());
+			writeSnapshot(this.snapshots, new LocatorChain.Located(sources, true).znodeSources());
 		}
 		if (!changes.isEmpty()) {
 			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
-			this.context.publishEvent(new ZkConfigChangedEvent(this.context, located.sources(), changes));
+			this.context.publishEvent(new ZkConfigChangedEvent(this.context, sources, changes));
 		}
 	}
 
-	/** Let the applier validate and apply; {@code false} when it refused and nothing changed. */
-	private boolean applyWith(ZkConfigApplier applier, ZkConfigCandidate candidate) {
+	/**
+	 * Let the applier validate and apply.
+	 * @return {@code null} when applied, else the znode blamed for the refusal (nothing changed)
+	 */
+	private @Nullable String applyWith(ZkConfigApplier applier, ZkConfigCandidate candidate) {
 		try {
 			applier.apply(candidate);
-			return true;
+			return null;
 		}
 		catch (ZkConfigChangeRejectedException ex) {
-			reject(candidate, ex.getKey(), ex.getTarget(), ex.getReason());
-			return false;
+			return reject(candidate, ex.getKey(), ex.getTarget(), ex.getReason());
 		}
 		catch (RuntimeException ex) {
 			if (candidate.isSwapped()) {
 				logger.warn("Applying a configuration change failed after it was put in force (" + ex.getClass().getName()
 						+ ")");
-				return true;
+				return null;
 			}
-			reject(candidate, null, null, "applying it failed (" + ex.getClass().getName() + ")");
-			return false;
+			return reject(candidate, null, null, "applying it failed (" + ex.getClass().getName() + ")");
 		}
 	}
 
-	private void reject(ZkConfigCandidate candidate, @Nullable String key, @Nullable String target, String reason) {
+	private String reject(ZkConfigCandidate candidate, @Nullable String key, @Nullable String target, String reason) {
+		ZnodePropertySource znode = candidate.locate((key != null) ? key : candidate.getChanges().get(0).key());
+		String path = (znode != null) ? znode.getZnode() : this.contexts.root();
 		List<Object> refusal = List.of(candidate.getZnodeVersions(), candidate.getChanges());
 		if (refusal.equals(this.refused)) {
 			// the same change again, read after a reconnection: refused and reported already
-			return;
+			return path;
 		}
 		this.refused = refusal;
-		ZnodePropertySource znode = candidate.locate((key != null) ? key : candidate.getChanges().get(0).key());
-		String path = (znode != null) ? znode.getZnode() : this.contexts.root();
 		// a removed key is found where it was: report the version that removed it
 		int version = candidate.getZnodeVersions().getOrDefault(path, -1);
 		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): " + reason
 				+ ((key != null) ? " (key '" + key + "')" : "") + ((target != null) ? " (target " + target + ")" : "")
 				+ "; the current configuration stays in force");
 		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, path, version, reason, key, target));
+		return path;
 	}
 
 	private void swap(PropertySource<?> composite) {

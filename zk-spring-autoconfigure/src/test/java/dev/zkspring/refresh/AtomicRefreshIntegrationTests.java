@@ -86,6 +86,34 @@ class AtomicRefreshIntegrationTests {
 	}
 
 	@Test
+	void aRefusedDocumentNeitherHoldsBackAnotherContextNorReturnsAsTheLastGoodVersion() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
+		write(this.writer, "/config/application", "{'shop':{'name':'old-name'}}");
+		this.runner.run((context) -> {
+			EventRecorder events = context.getBean(EventRecorder.class);
+			Name name = context.getBean(Name.class);
+			Count count = context.getBean(Count.class);
+			write(this.writer, ZNODE, "{'shop':{'count':'not-a-number'}}");
+			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
+			write(this.writer, "/config/application", "{'shop':{'name':'new-name'}}");
+			await().atMost(WAIT).until(() -> "new-name".equals(name.name));
+			assertThat(count.count).isEqualTo(1);
+			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("1");
+			assertThat(events.rejections).as("the refused version is not reported again").hasSize(1);
+			// a malformed document now keeps the last accepted version of the context, not the refused one
+			write(this.writer, ZNODE, "{ not json");
+			await().atMost(WAIT).until(() -> events.rejections.size() == 2);
+			write(this.writer, "/config/application", "{'shop':{'name':'newer-name'}}");
+			await().atMost(WAIT).until(() -> "newer-name".equals(name.name));
+			assertThat(count.count).isEqualTo(1);
+			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("1");
+			assertThat(events.rejections).hasSize(2);
+			write(this.writer, ZNODE, "{'shop':{'count':'3'}}");
+			await().atMost(WAIT).until(() -> count.count == 3);
+		});
+	}
+
+	@Test
 	void anAppliedChangePublishesTheRefreshBeforeTheConfigChangeWithKeysTargetsAndVersions() throws Exception {
 		write(this.writer, ZNODE, "{'shop':{'name':'a','count':'1'}}");
 		this.runner.run((context) -> {
