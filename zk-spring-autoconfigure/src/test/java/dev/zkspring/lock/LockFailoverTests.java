@@ -28,7 +28,7 @@ class LockFailoverTests {
 		LockTestSupport jvm = new LockTestSupport(client);
 		LockTestSupport other = new LockTestSupport(zk.newClient());
 		Holder holder = Holder.start(jvm, "expiring");
-		LockTestSupport.expireOnServer(client, zk.connectString());
+		ZooKeeperExtension.expireSession(client);
 		await().atMost(Duration.ofSeconds(10)).until(() -> !holder.context.isHeld());
 		await().atMost(Duration.ofSeconds(10)).until(() -> !jvm.lostEvents().isEmpty());
 		ZkLockLostEvent event = jvm.lostEvents().get(0);

@@ -7,8 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
@@ -66,26 +64,6 @@ final class LockTestSupport implements ApplicationEventPublisher {
 		finally {
 			done.countDown();
 			thread.join(10_000);
-		}
-	}
-
-	/**
-	 * Expire the client's session on the server, as a partition longer than the session timeout would:
-	 * a second connection takes the session over and closes it, so its ephemeral nodes go at once.
-	 */
-	static void expireOnServer(CuratorFramework client, String connectString) throws Exception {
-		ZooKeeper current = client.getZookeeperClient().getZooKeeper();
-		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper twin = new ZooKeeper(connectString, 10_000, (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				connected.countDown();
-			}
-		}, current.getSessionId(), current.getSessionPasswd());
-		try {
-			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
-		}
-		finally {
-			twin.close();
 		}
 	}
 

@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -15,6 +16,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -170,8 +173,34 @@ public final class ZooKeeperExtension implements BeforeAllCallback, AfterAllCall
 		throw new IllegalStateException("no ensemble member reports itself leader");
 	}
 
-	/** Make the ensemble expire this client's session, as if it had been partitioned away too long. */
+	/**
+	 * Expire this client's session on the server, as a partition longer than the session timeout
+	 * would: a second connection takes the session over and closes it, so the server ends the session
+	 * and deletes its ephemeral nodes at once, and the client learns it when it reconnects.
+	 */
 	public static void expireSession(CuratorFramework client) throws Exception {
+		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper twin = new ZooKeeper(client.getZookeeperClient().getCurrentConnectionString(), 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, zooKeeper.getSessionId(), zooKeeper.getSessionPasswd());
+		try {
+			if (!connected.await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("could not take over session 0x" + Long.toHexString(zooKeeper.getSessionId()));
+			}
+		}
+		finally {
+			twin.close();
+		}
+	}
+
+	/**
+	 * ZooKeeper's client-side {@code injectSessionExpiration}: the client sees its session expire at once,
+	 * while the server keeps it, and its ephemeral nodes, until the session times out.
+	 */
+	public static void injectSessionExpiration(CuratorFramework client) throws Exception {
 		client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 	}
 
