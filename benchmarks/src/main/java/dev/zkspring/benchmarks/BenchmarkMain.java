@@ -29,10 +29,11 @@ public final class BenchmarkMain {
 		Harness harness = new Harness(settings);
 		try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
 				Clients clients = new Clients(server.connectString())) {
-			List<LockLibrary> locks = new ArrayList<>(
-					List.of(LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
+			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
+					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
 			new LockBenchmarks(clients, harness, report, locks).run();
 			new ConfigBenchmarks(clients, harness, report, List.of(new ZkSpringConfig(), new SpringCloudZookeeperConfig())).run();
+			new RefreshScaleBenchmark(clients, harness, report).run();
 			new LeaderBenchmarks(clients, report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();
 		}

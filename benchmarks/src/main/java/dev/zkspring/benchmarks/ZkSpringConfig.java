@@ -5,14 +5,21 @@ import java.nio.file.Path;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.util.FileSystemUtils;
 
-/** zk-spring's config center: one JSON document per context, watched, swapped into the Environment. */
+import dev.zkspring.refresh.RefreshScope;
+
+/**
+ * zk-spring's config center and refresh scope: one JSON document per context, watched, validated, and
+ * written into a {@code @RefreshScope} bean's field.
+ */
 final class ZkSpringConfig implements ConfigBenchmarks.PropagationContender {
 
 	private static final String PATH = "/zk-config/bench-zk";
@@ -23,7 +30,7 @@ final class ZkSpringConfig implements ConfigBenchmarks.PropagationContender {
 
 	@Override
 	public String name() {
-		return "zk-spring config center (Environment)";
+		return "zk-spring config center + @RefreshScope field";
 	}
 
 	@Override
@@ -42,7 +49,7 @@ final class ZkSpringConfig implements ConfigBenchmarks.PropagationContender {
 	@Override
 	public Contender asContender(CuratorFramework writer) {
 		return ConfigBenchmarks.propagation(name(), (value) -> writer.setData().forPath(PATH, document(value)),
-				() -> this.context.getEnvironment().getProperty("bench.value"));
+				() -> this.context.getBean(Reader.class).value);
 	}
 
 	private static byte[] document(String value) {
@@ -62,6 +69,20 @@ final class ZkSpringConfig implements ConfigBenchmarks.PropagationContender {
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class Application {
+
+		@Bean
+		Reader reader() {
+			return new Reader();
+		}
+
+	}
+
+	/** The bean whose field the benchmark watches. */
+	@RefreshScope
+	static class Reader {
+
+		@Value("${bench.value}")
+		volatile String value;
 
 	}
 
