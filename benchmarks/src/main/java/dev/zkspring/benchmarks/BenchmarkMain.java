@@ -34,7 +34,7 @@ public final class BenchmarkMain {
 			new LockBenchmarks(clients, harness, report, locks).run();
 			new ConfigBenchmarks(clients, harness, report, List.of(new ZkSpringConfig(), new SpringCloudZookeeperConfig())).run();
 			new RefreshScaleBenchmark(clients, harness, report).run();
-			new LeaderBenchmarks(clients, report, settings).run();
+			new LeaderBenchmarks(clients, server.port(), report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();
 		}
 		report.note("\nWhole run: " + (System.nanoTime() - started) / 1_000_000_000 + " s.");

@@ -24,14 +24,18 @@ final class Clients implements AutoCloseable {
 	}
 
 	CuratorFramework connect() throws InterruptedException {
+		return connect(this.connectString, 30_000);
+	}
+
+	CuratorFramework connect(String connectString, int sessionTimeoutMs) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.connectString)
-			.sessionTimeoutMs(30_000)
+			.connectString(connectString)
+			.sessionTimeoutMs(sessionTimeoutMs)
 			.retryPolicy(new ExponentialBackoffRetry(100, 5))
 			.build();
 		client.start();
 		if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-			throw new IllegalStateException("no connection to " + this.connectString);
+			throw new IllegalStateException("no connection to " + connectString);
 		}
 		this.open.add(client);
 		return client;

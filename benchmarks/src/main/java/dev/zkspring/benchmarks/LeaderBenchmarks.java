@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
@@ -25,8 +26,11 @@ final class LeaderBenchmarks {
 
 	private final List<LeaderContender> contenders = new ArrayList<>();
 
-	LeaderBenchmarks(Clients clients, Report report, Settings settings) {
+	private final int serverPort;
+
+	LeaderBenchmarks(Clients clients, int serverPort, Report report, Settings settings) {
 		this.clients = clients;
+		this.serverPort = serverPort;
 		this.report = report;
 		this.settings = settings;
 		this.contenders.add(new BareLatch());
@@ -39,6 +43,71 @@ final class LeaderBenchmarks {
 				+ "learning it leads. " + this.settings.handovers() + " handovers per contender, interleaved.");
 		measure("Graceful handover", false);
 		measure("Failover after session expiry", true);
+		measureKill();
+	}
+
+	/**
+	 * The leader's process dies: its connection goes and nobody closes its session, so the successor
+	 * waits for the session timeout ({@value #KILL_SESSION_TIMEOUT_MS} ms here), plus zk-spring's takeover delay.
+	 */
+	private void measureKill() throws Exception {
+		int samples = this.settings.quick() ? 2 : 5;
+		Map<String, long[]> nanos = new LinkedHashMap<>();
+		this.contenders.forEach((contender) -> nanos.put(contender.name(), new long[samples]));
+		for (int i = 0; i < samples; i++) {
+			for (LeaderContender contender : this.contenders) {
+				nanos.get(contender.name())[i] = killOnce(contender, i);
+			}
+		}
+		Map<String, Stats> stats = new LinkedHashMap<>();
+		nanos.forEach((name, values) -> stats.put(name, Stats.of(values)));
+		this.report.latency("Failover after the leader's process is killed (session timeout "
+				+ KILL_SESSION_TIMEOUT_MS + " ms)", stats, List.of(this.contenders.get(0).name()));
+	}
+
+	private long killOnce(LeaderContender contender, int sample) throws Exception {
+		String path = "/bench-kill/" + contender.getClass().getSimpleName() + "-" + sample;
+		try (KillableProxy proxy = new KillableProxy(this.serverPort)) {
+			Participant victim = contender.participant(
+					this.clients.connect(proxy.connectString(), KILL_SESSION_TIMEOUT_MS), path, "victim");
+			await(victim::isLeader);
+			Participant successor = contender.participant(
+					this.clients.connect(this.clients.connectString(), KILL_SESSION_TIMEOUT_MS), path, "successor");
+			await(successor::joined);
+			long start = System.nanoTime();
+			proxy.kill();
+			long took = successor.granted().get(60, TimeUnit.SECONDS) - start;
+			successor.close();
+			victim.close();
+			return took;
+		}
+	}
+
+	private static void await(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("timed out waiting for the election");
+			}
+			TimeUnit.MILLISECONDS.sleep(5);
+		}
+	}
+
+	static final int KILL_SESSION_TIMEOUT_MS = 4_000;
+
+	/** One participant of an election, on a client of its own. */
+	interface Participant {
+
+		boolean isLeader();
+
+		/** Whether its node is in the election, so it is next in line. */
+		boolean joined();
+
+		/** Completes with {@code System.nanoTime()} when it is granted leadership. */
+		CompletableFuture<Long> granted();
+
+		void close() throws Exception;
+
 	}
 
 	private void measure(String scenario, boolean expire) throws Exception {
@@ -74,6 +143,9 @@ final class LeaderBenchmarks {
 		long failover() throws Exception;
 
 		void stop() throws Exception;
+
+		/** A participant on the given client, for the kill scenario. */
+		Participant participant(CuratorFramework client, String path, String id) throws Exception;
 
 	}
 
@@ -152,6 +224,38 @@ final class LeaderBenchmarks {
 			for (LeaderLatch latch : this.latches) {
 				latch.close();
 			}
+		}
+
+		public Participant participant(CuratorFramework client, String path, String id) throws Exception {
+			CompletableFuture<Long> granted = new CompletableFuture<>();
+			LeaderLatch latch = new LeaderLatch(client, path, id);
+			latch.addListener(new LeaderLatchListener() {
+				public void isLeader() {
+					granted.complete(System.nanoTime());
+				}
+
+				public void notLeader() {
+				}
+			});
+			latch.start();
+			return new Participant() {
+				public boolean isLeader() {
+					return latch.hasLeadership();
+				}
+
+				public boolean joined() {
+					return latch.getOurPath() != null;
+				}
+
+				public CompletableFuture<Long> granted() {
+					return granted;
+				}
+
+				public void close() throws Exception {
+					latch.close(LeaderLatch.CloseMode.SILENT);
+					client.close();
+				}
+			};
 		}
 
 	}

@@ -92,6 +92,41 @@ final class ZkSpringLeader implements LeaderBenchmarks.LeaderContender {
 	}
 
 	@Override
+	public LeaderBenchmarks.Participant participant(CuratorFramework client, String path, String id) {
+		CompletableFuture<Long> granted = new CompletableFuture<>();
+		ZkLeaderElection election = new ZkLeaderElection(client, path, () -> id, Duration.ofSeconds(1), TAKEOVER_DELAY);
+		election.setApplicationEventPublisher((event) -> {
+		});
+		election.addListener(new LeadershipListener() {
+			public void leadershipGranted(LeadershipGrantedEvent event) {
+				granted.complete(System.nanoTime());
+			}
+
+			public void leadershipRevoked(LeadershipRevokedEvent event) {
+			}
+		});
+		election.start();
+		return new LeaderBenchmarks.Participant() {
+			public boolean isLeader() {
+				return election.isLeader();
+			}
+
+			public boolean joined() {
+				return election.participants().contains(id);
+			}
+
+			public CompletableFuture<Long> granted() {
+				return granted;
+			}
+
+			public void close() {
+				election.stop();
+				client.close();
+			}
+		};
+	}
+
+	@Override
 	public void stop() {
 		for (ZkLeaderElection election : this.elections) {
 			election.stop();
