@@ -40,7 +40,8 @@ final class LeaderBenchmarks {
 	void run() throws Exception {
 		this.report.section("Leadership", "Two participants with sessions of their own; a sample is one handover, "
 				+ "from the leader's stop (or its session's expiry, injected at the server) to the successor "
-				+ "learning it leads. " + this.settings.handovers() + " handovers per contender, interleaved.");
+				+ "learning it leads. " + this.settings.handovers() + " handovers per contender, interleaved, after "
+				+ WARMUP_HANDOVERS + " unmeasured ones.");
 		measure("Graceful handover", false);
 		measure("Failover after session expiry", true);
 		measureKill();
@@ -95,6 +96,9 @@ final class LeaderBenchmarks {
 
 	static final int KILL_SESSION_TIMEOUT_MS = 4_000;
 
+	/** Handovers per contender before the measured ones, so class loading and JIT are out of the samples. */
+	private static final int WARMUP_HANDOVERS = 2;
+
 	/** One participant of an election, on a client of its own. */
 	interface Participant {
 
@@ -116,9 +120,12 @@ final class LeaderBenchmarks {
 			samples.put(contender.name(), new long[this.settings.handovers()]);
 			contender.start(this.clients);
 		}
-		for (int i = 0; i < this.settings.handovers(); i++) {
+		for (int i = -WARMUP_HANDOVERS; i < this.settings.handovers(); i++) {
 			for (LeaderContender contender : this.contenders) {
-				samples.get(contender.name())[i] = expire ? contender.failover() : contender.handover();
+				long nanos = expire ? contender.failover() : contender.handover();
+				if (i >= 0) {
+					samples.get(contender.name())[i] = nanos;
+				}
 			}
 		}
 		for (LeaderContender contender : this.contenders) {
