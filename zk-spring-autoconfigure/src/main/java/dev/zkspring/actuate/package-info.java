@@ -1,7 +1,8 @@
 /**
- * What operators see of zk-spring: the {@code zookeeper} health contributor and what it reads about
- * the connection, the config center's contexts and the leadership. Only the types the auto-configuration
- * creates are public; the rest is package-private machinery.
+ * What operators see of zk-spring: the {@code zookeeper} health contributor, the read-only
+ * {@code zookeeper} actuator endpoint and the Micrometer meters. Only the types the auto-configurations
+ * create are public; what they read about the connection, the config center, locks and leadership is
+ * package-private.
  */
 @NullMarked
 package dev.zkspring.actuate;
