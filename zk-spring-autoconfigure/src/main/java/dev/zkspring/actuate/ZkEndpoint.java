@@ -1,5 +1,6 @@
 package dev.zkspring.actuate;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class ZkEndpoint {
 
 	private final List<ZkLockTemplate> lockTemplates;
 
-	private final List<ZkLeaderElection> elections;
+	private final Map<ZkLeaderElection, LeadershipSince> elections = new LinkedHashMap<>();
 
 	private final Show showValues;
 
@@ -56,7 +57,11 @@ public final class ZkEndpoint {
 		this.configSources = configSources;
 		this.configActivity = configActivity;
 		this.lockTemplates = List.copyOf(lockTemplates);
-		this.elections = List.copyOf(elections);
+		for (ZkLeaderElection election : elections) {
+			LeadershipSince since = new LeadershipSince();
+			election.addListener(since);
+			this.elections.put(election, since);
+		}
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
 	}
@@ -73,9 +78,14 @@ public final class ZkEndpoint {
 		body.put("config", config);
 		body.put("locks", locks());
 		Map<String, Object> leadership = new LinkedHashMap<>();
-		for (ZkLeaderElection election : this.elections) {
-			leadership.put(election.latchPath(), Leadership.describe(election, connected, true));
-		}
+		this.elections.forEach((election, since) -> {
+			Map<String, Object> group = Leadership.describe(election, connected, true);
+			Instant leadingSince = since.get();
+			if (leadingSince != null && election.isLeader()) {
+				group.put("since", leadingSince.toString());
+			}
+			leadership.put(election.latchPath(), group);
+		});
 		body.put("leadership", leadership);
 		return body;
 	}

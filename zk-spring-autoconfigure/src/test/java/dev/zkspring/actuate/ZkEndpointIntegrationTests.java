@@ -3,6 +3,7 @@ package dev.zkspring.actuate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -135,7 +136,8 @@ class ZkEndpointIntegrationTests {
 	}
 
 	@Test
-	void showsTheGroupItsLeaderParticipantsAndEpoch() {
+	void showsTheGroupItsLeaderParticipantsEpochAndSince() {
+		Instant started = Instant.now().minusSeconds(1);
 		this.runner.run((context) -> {
 			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
 			await().atMost(WAIT).until(() -> group(endpoint).get("leader").equals(true));
@@ -144,6 +146,7 @@ class ZkEndpointIntegrationTests {
 				.containsEntry("leaderId", "node-1")
 				.containsEntry("participants", List.of("node-1"));
 			assertThat((Long) group.get("epoch")).isPositive();
+			assertThat(Instant.parse((String) group.get("since"))).isBetween(started, Instant.now());
 		});
 	}
 
