@@ -120,6 +120,18 @@ class ZkHealthIndicatorIntegrationTests {
 	}
 
 	@Test
+	void expiredSessionIsFollowedByANewSessionIdAndTheContributorIsUpAgain() throws Exception {
+		this.runner.run((context) -> {
+			ZkHealthIndicator indicator = context.getBean(ZkHealthIndicator.class);
+			Object before = indicator.health().getDetails().get("sessionId");
+			ZooKeeperExtension.expireSession(context.getBean(CuratorFramework.class));
+			await().atMost(WAIT).until(() -> indicator.health().getStatus().equals(Status.UP)
+					&& !before.equals(indicator.health().getDetails().get("sessionId")));
+			assertThat(indicator.health().getDetails().get("state")).isIn("RECONNECTED", "CONNECTED");
+		});
+	}
+
+	@Test
 	void startFromTheSnapshotIsReportedAsDegradedUntilZooKeeperIsBack() throws Exception {
 		write("/config/orders", "{\"shop\":{\"greeting\":\"from-snapshot\"}}");
 		this.runner.run((context) -> assertThat(context).hasNotFailed());
