@@ -34,6 +34,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
 		long epoch = this.election.epoch();
 		if (epoch == 0) {
+			this.election.firingVetoed();
 			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());
 			return true;
 		}

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -48,6 +49,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final Duration takeoverDelay;
 
 	private final LeadershipAnnouncer announcer = new LeadershipAnnouncer(this);
+
+	private final AtomicLong vetoedFirings = new AtomicLong();
 
 	private final Object monitor = new Object();
 
@@ -155,6 +158,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not read the participants of " + this.latchPath, ex);
 		}
+	}
+
+	/** How many scheduled firings the leader gate vetoed because this instance did not lead, since startup. */
+	public long getVetoedFirings() {
+		return this.vetoedFirings.get();
+	}
+
+	void firingVetoed() {
+		this.vetoedFirings.incrementAndGet();
 	}
 
 	/** This instance's participant id; empty until the election starts. */

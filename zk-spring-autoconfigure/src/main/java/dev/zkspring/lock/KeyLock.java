@@ -172,6 +172,11 @@ final class KeyLock {
 		return lost;
 	}
 
+	/** The active holds of this key, for the read-only view of held locks. */
+	List<ZkLockContext> holds() {
+		return List.copyOf(this.holds);
+	}
+
 	private ZkLockContext grant(ZkLock.Mode mode) {
 		this.active++;
 		ZkLockContext context = new ZkLockContext(this.key, this.path, mode, this);

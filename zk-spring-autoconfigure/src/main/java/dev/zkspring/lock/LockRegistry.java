@@ -1,6 +1,7 @@
 package dev.zkspring.lock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -127,6 +128,21 @@ final class LockRegistry implements ConnectionStateListener {
 	int waiting(String key) {
 		KeyLock keyLock = this.locks.get(LockKeys.path(this.root, key));
 		return (keyLock != null) ? keyLock.local.getQueueLength() : 0;
+	}
+
+	/** A snapshot of the locks this JVM holds now, for the actuator endpoint. */
+	List<ZkHeldLock> heldLocks() {
+		List<ZkHeldLock> held = new ArrayList<>();
+		for (KeyLock keyLock : this.locks.values()) {
+			int waiting = keyLock.local.getQueueLength();
+			for (ZkLockContext context : keyLock.holds()) {
+				if (context.isHeld()) {
+					held.add(new ZkHeldLock(context.getKey(), context.getMode(), context.knownFencingToken(),
+							context.since, waiting));
+				}
+			}
+		}
+		return held;
 	}
 
 	long lostLocks() {

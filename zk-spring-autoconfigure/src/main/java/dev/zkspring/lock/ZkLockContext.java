@@ -1,5 +1,6 @@
 package dev.zkspring.lock;
 
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -27,7 +28,9 @@ public final class ZkLockContext {
 
 	private volatile boolean released;
 
-	private @Nullable Long fencingToken;
+	private volatile @Nullable Long fencingToken;
+
+	final Instant since = Instant.now();
 
 	private int depth = 1;
 
@@ -80,6 +83,11 @@ public final class ZkLockContext {
 			assertHeld();
 			this.fencingToken = this.keyLock.fencingToken(this);
 		}
+		return this.fencingToken;
+	}
+
+	/** The fencing token if a caller asked for it already, without a round trip. */
+	@Nullable Long knownFencingToken() {
 		return this.fencingToken;
 	}
 

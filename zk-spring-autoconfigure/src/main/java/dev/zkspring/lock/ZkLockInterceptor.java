@@ -33,19 +33,19 @@ final class ZkLockInterceptor implements MethodInterceptor {
 		String key = this.operations.key(operation, invocation.getArguments(), target, targetClass);
 		ZkLockTemplate template = this.template.get();
 		Duration wait = (operation.wait != null) ? operation.wait : template.getDefaultWait();
-		LockRegistry registry = template.registry();
-		ZkLockContext context = registry.acquire(key, operation.mode, wait);
+		ZkLockContext context = template.acquire(operation.fixedKey, key, operation.mode, wait);
 		if (context == null) {
 			if (operation.onBusy == ZkLock.OnBusy.SKIP) {
 				return operation.skipped();
 			}
 			throw new ZkLockBusyException(key, wait);
 		}
+		long acquiredAt = System.nanoTime();
 		try {
 			return invocation.proceed();
 		}
 		finally {
-			registry.release(context);
+			template.release(operation.fixedKey, context, acquiredAt);
 		}
 	}
 

@@ -2,8 +2,10 @@ package dev.zkspring.lock;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.common.PathUtils;
@@ -21,7 +23,12 @@ import dev.zkspring.client.ZkStartupException;
  */
 public class ZkLockTemplate implements DisposableBean {
 
+	/** The name {@link ZkLockObserver}s see for calls through the template, whose keys are not names. */
+	public static final String TEMPLATE_LOCK_NAME = "template";
+
 	private final LockRegistry registry;
+
+	private final List<ZkLockObserver> observers = new CopyOnWriteArrayList<>();
 
 	private final Duration defaultWait;
 
@@ -58,7 +65,7 @@ public class ZkLockTemplate implements DisposableBean {
 	 * @throws ZkLockUnavailableException when ZooKeeper cannot be reached
 	 */
 	public <T> @Nullable T execute(String key, ZkLock.Mode mode, Duration wait, Callable<T> body) {
-		ZkLockContext context = this.registry.acquire(key, mode, wait);
+		ZkLockContext context = acquire(TEMPLATE_LOCK_NAME, key, mode, wait);
 		if (context == null) {
 			throw new ZkLockBusyException(key, wait);
 		}
@@ -78,13 +85,18 @@ public class ZkLockTemplate implements DisposableBean {
 	 * @return the body's result, or empty when the key was busy (or the body returned {@code null})
 	 */
 	public <T> Optional<T> tryExecute(String key, ZkLock.Mode mode, Duration wait, Callable<T> body) {
-		ZkLockContext context = this.registry.acquire(key, mode, wait);
+		ZkLockContext context = acquire(TEMPLATE_LOCK_NAME, key, mode, wait);
 		return (context != null) ? Optional.ofNullable(run(context, body)) : Optional.empty();
 	}
 
 	/** The wait used when {@code @ZkLock} names none ({@code zk.lock.default-wait}). */
 	public Duration getDefaultWait() {
 		return this.defaultWait;
+	}
+
+	/** The locks held through this template (and {@code @ZkLock}) now, for operators; a snapshot. */
+	public List<ZkHeldLock> getHeldLocks() {
+		return this.registry.heldLocks();
 	}
 
 	/** How many times a held lock was lost or put in doubt by a connection problem since startup. */
@@ -97,11 +109,50 @@ public class ZkLockTemplate implements DisposableBean {
 		this.registry.close();
 	}
 
+	/** Tell the observer about every lock call from now on. */
+	public void addObserver(ZkLockObserver observer) {
+		this.observers.add(observer);
+	}
+
 	LockRegistry registry() {
 		return this.registry;
 	}
 
+	/** Take the lock, telling the observers; {@code name} is what they see instead of the key. */
+	@Nullable ZkLockContext acquire(String name, String key, ZkLock.Mode mode, Duration wait) {
+		long start = System.nanoTime();
+		ZkLockContext context;
+		try {
+			context = this.registry.acquire(key, mode, wait);
+		}
+		catch (ZkLockUnavailableException ex) {
+			Duration waited = since(start);
+			this.observers.forEach((observer) -> observer.unavailable(name, mode, waited));
+			throw ex;
+		}
+		Duration waited = since(start);
+		if (context == null) {
+			this.observers.forEach((observer) -> observer.busy(name, mode, waited));
+		}
+		else {
+			this.observers.forEach((observer) -> observer.acquired(name, mode, waited));
+		}
+		return context;
+	}
+
+	/** Release the hold taken at {@code acquiredAt} (a {@link System#nanoTime()}), telling the observers. */
+	void release(String name, ZkLockContext context, long acquiredAt) {
+		try {
+			this.registry.release(context);
+		}
+		finally {
+			Duration held = since(acquiredAt);
+			this.observers.forEach((observer) -> observer.released(name, context.getMode(), held));
+		}
+	}
+
 	private <T> @Nullable T run(ZkLockContext context, Callable<T> body) {
+		long acquiredAt = System.nanoTime();
 		try {
 			return body.call();
 		}
@@ -112,8 +163,12 @@ public class ZkLockTemplate implements DisposableBean {
 			throw new UndeclaredThrowableException(ex);
 		}
 		finally {
-			this.registry.release(context);
+			release(TEMPLATE_LOCK_NAME, context, acquiredAt);
 		}
+	}
+
+	private static Duration since(long start) {
+		return Duration.ofNanos(System.nanoTime() - start);
 	}
 
 	private static Duration validWait(@Nullable Duration wait) {

@@ -1,0 +1,111 @@
+package dev.zkspring.actuate;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.lock.ZkHeldLock;
+import dev.zkspring.lock.ZkLockTemplate;
+
+/**
+ * The read-only {@code zookeeper} actuator endpoint: the config center's contexts and which source
+ * wins each of their keys (values masked unless {@code show-values} allows them), the locks this JVM
+ * holds, and the leadership.
+ */
+@Endpoint(id = "zookeeper")
+public final class ZkEndpoint {
+
+	private final CuratorFramework client;
+
+	private final ConfigSources configSources;
+
+	private final @Nullable ZkConfigActivity configActivity;
+
+	private final List<ZkLockTemplate> lockTemplates;
+
+	private final Map<ZkLeaderElection, LeadershipSince> elections = new LinkedHashMap<>();
+
+	private final Show showValues;
+
+	private final Set<String> roles;
+
+	/**
+	 * Create the endpoint.
+	 * @param client the application's client
+	 * @param configSources reads the config center's keys and their winning sources
+	 * @param configActivity what the config center did, {@code null} without it
+	 * @param lockTemplates the application's lock templates
+	 * @param elections the application's leader elections
+	 * @param showValues when configuration values are shown unmasked
+	 * @param roles the roles that may see values with {@link Show#WHEN_AUTHORIZED}
+	 */
+	public ZkEndpoint(CuratorFramework client, ConfigSources configSources, @Nullable ZkConfigActivity configActivity,
+			List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections, Show showValues, Set<String> roles) {
+		this.client = client;
+		this.configSources = configSources;
+		this.configActivity = configActivity;
+		this.lockTemplates = List.copyOf(lockTemplates);
+		for (ZkLeaderElection election : elections) {
+			LeadershipSince since = new LeadershipSince();
+			election.addListener(since);
+			this.elections.put(election, since);
+		}
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
+	}
+
+	/** Everything the endpoint shows, read now. */
+	@ReadOperation
+	public Map<String, Object> zookeeper(SecurityContext securityContext) {
+		boolean connected = this.client.getZookeeperClient().isConnected();
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("connected", connected);
+		Map<String, Object> config = new LinkedHashMap<>();
+		config.put("contexts", (this.configActivity != null) ? this.configActivity.describeContexts() : List.of());
+		config.put("keys", this.configSources.describeKeys(this.showValues.isShown(securityContext, this.roles)));
+		body.put("config", config);
+		body.put("locks", locks());
+		Map<String, Object> leadership = new LinkedHashMap<>();
+		this.elections.forEach((election, since) -> {
+			Map<String, Object> group = Leadership.describe(election, connected, true);
+			Instant leadingSince = since.get();
+			if (leadingSince != null && election.isLeader()) {
+				group.put("since", leadingSince.toString());
+			}
+			leadership.put(election.latchPath(), group);
+		});
+		body.put("leadership", leadership);
+		return body;
+	}
+
+	private List<Map<String, Object>> locks() {
+		List<Map<String, Object>> locks = new ArrayList<>();
+		for (ZkLockTemplate template : this.lockTemplates) {
+			for (ZkHeldLock held : template.getHeldLocks()) {
+				Map<String, Object> lock = new LinkedHashMap<>();
+				lock.put("key", held.key());
+				lock.put("mode", held.mode().name());
+				if (held.fencingToken() != null) {
+					lock.put("token", held.fencingToken());
+				}
+				lock.put("since", held.since().toString());
+				lock.put("waitingThreads", held.waitingThreads());
+				locks.add(lock);
+			}
+		}
+		return locks;
+	}
+
+}

@@ -1,0 +1,148 @@
+package dev.zkspring.actuate;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+
+import dev.zkspring.config.ZkConfigChangedEvent;
+import dev.zkspring.config.ZkConfigRejectedEvent;
+import dev.zkspring.leader.LeadershipGrantedEvent;
+import dev.zkspring.leader.LeadershipListener;
+import dev.zkspring.leader.LeadershipRevokedEvent;
+import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.lock.ZkLock;
+import dev.zkspring.lock.ZkLockObserver;
+import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.refresh.ZkRefreshedEvent;
+
+/**
+ * zk-spring's meters (listed in the README): lock timers and counters tagged by lock name, config
+ * changes, refreshes and rejections, and the leadership. Meters are created on a local composite that
+ * every registry Boot binds this binder to joins, so events before the binding are not lost.
+ */
+public final class ZkMetrics implements MeterBinder, ApplicationListener<ApplicationEvent>, ZkLockObserver {
+
+	private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
+
+	/**
+	 * Create the meters and start observing the locks and elections.
+	 * @param lockTemplates the application's lock templates
+	 * @param elections the application's leader elections
+	 */
+	public ZkMetrics(List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections) {
+		for (ZkLockTemplate template : lockTemplates) {
+			FunctionCounter.builder("zk.lock.lost", template, ZkLockTemplate::getLostLockCount)
+				.description("Held locks lost or put in doubt by a suspended or expired session")
+				.register(this.meters);
+			template.addObserver(this);
+		}
+		for (ZkLeaderElection election : elections) {
+			Tags group = Tags.of("group", election.latchPath());
+			Gauge.builder("zk.leader.leading", election, (e) -> e.isLeader() ? 1 : 0)
+				.description("1 while this instance leads the group, else 0")
+				.tags(group)
+				.register(this.meters);
+			FunctionCounter.builder("zk.leader.vetoed.firings", election, ZkLeaderElection::getVetoedFirings)
+				.description("Scheduled firings the leader gate vetoed because this instance did not lead")
+				.tags(group)
+				.register(this.meters);
+			election.addListener(new Transitions(group));
+		}
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.meters.add(registry);
+	}
+
+	@Override
+	public void acquired(String name, ZkLock.Mode mode, Duration waited) {
+		wait(name, mode, "acquired", waited);
+		this.meters.counter("zk.lock.acquired", lockTags(name, mode)).increment();
+	}
+
+	@Override
+	public void busy(String name, ZkLock.Mode mode, Duration waited) {
+		wait(name, mode, "busy", waited);
+		this.meters.counter("zk.lock.busy", lockTags(name, mode)).increment();
+	}
+
+	@Override
+	public void unavailable(String name, ZkLock.Mode mode, Duration waited) {
+		wait(name, mode, "unavailable", waited);
+		this.meters.counter("zk.lock.unavailable", lockTags(name, mode)).increment();
+	}
+
+	@Override
+	public void released(String name, ZkLock.Mode mode, Duration held) {
+		Timer.builder("zk.lock.hold")
+			.description("Time a lock was held (the guarded body's run time)")
+			.tags(lockTags(name, mode))
+			.register(this.meters)
+			.record(held);
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationEvent event) {
+		if (event instanceof ZkConfigChangedEvent) {
+			this.meters.counter("zk.config.changes").increment();
+		}
+		else if (event instanceof ZkConfigRejectedEvent rejected) {
+			this.meters.counter("zk.config.rejections", "znode", rejected.getZnode()).increment();
+		}
+		else if (event instanceof ZkRefreshedEvent refreshed) {
+			Timer.builder("zk.refresh")
+				.description("Validated rebinds of @RefreshScope targets after a configuration change")
+				.register(this.meters)
+				.record(refreshed.getDuration());
+		}
+	}
+
+	@Override
+	public boolean supportsAsyncExecution() {
+		return false;
+	}
+
+	private void wait(String name, ZkLock.Mode mode, String outcome, Duration waited) {
+		Timer.builder("zk.lock.wait")
+			.description("Time spent waiting to take a lock, by outcome")
+			.tags(lockTags(name, mode).and("outcome", outcome))
+			.register(this.meters)
+			.record(waited);
+	}
+
+	private static Tags lockTags(String name, ZkLock.Mode mode) {
+		return Tags.of("lock", name, "mode", mode.name());
+	}
+
+	private final class Transitions implements LeadershipListener {
+
+		private final Tags group;
+
+		Transitions(Tags group) {
+			this.group = group;
+		}
+
+		@Override
+		public void leadershipGranted(LeadershipGrantedEvent event) {
+			ZkMetrics.this.meters.counter("zk.leader.transitions", this.group.and("to", "leader")).increment();
+		}
+
+		@Override
+		public void leadershipRevoked(LeadershipRevokedEvent event) {
+			ZkMetrics.this.meters.counter("zk.leader.transitions", this.group.and("to", "follower")).increment();
+		}
+
+	}
+
+}

@@ -1,0 +1,29 @@
+package dev.zkspring.lock;
+
+import java.time.Duration;
+
+/**
+ * Told about every lock call, so metrics can count and time them without the lock depending on a
+ * metrics library. {@code name} is the lock's name, never a resolved key: the {@code @ZkLock} key
+ * expression (or the method when the key is fixed), or {@value ZkLockTemplate#TEMPLATE_LOCK_NAME} for
+ * {@link ZkLockTemplate} calls. Called on the caller's thread; keep it quick.
+ */
+public interface ZkLockObserver {
+
+	/** The lock was taken after waiting {@code waited}. */
+	default void acquired(String name, ZkLock.Mode mode, Duration waited) {
+	}
+
+	/** The key stayed busy for the whole wait. */
+	default void busy(String name, ZkLock.Mode mode, Duration waited) {
+	}
+
+	/** ZooKeeper could not be reached, or failed, while taking the lock. */
+	default void unavailable(String name, ZkLock.Mode mode, Duration waited) {
+	}
+
+	/** The body ran holding the lock for {@code held} and the lock was released. */
+	default void released(String name, ZkLock.Mode mode, Duration held) {
+	}
+
+}

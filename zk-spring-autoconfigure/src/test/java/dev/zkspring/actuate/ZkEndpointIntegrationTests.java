@@ -1,0 +1,184 @@
+package dev.zkspring.actuate;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkEndpointAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
+import dev.zkspring.config.ZkConfigInitializer;
+import dev.zkspring.lock.ZkLock;
+import dev.zkspring.lock.ZkLockContext;
+import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The {@code zookeeper} endpoint against a real server: config keys and their sources, held locks, leadership. */
+class ZkEndpointIntegrationTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
+			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
+					ZkLockAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
+			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+					"spring.application.name=orders", "zk.leader.id=node-1",
+					"management.endpoints.web.exposure.include=zookeeper");
+		write("/config/application", "{\"shop\":{\"greeting\":\"base\",\"password\":\"pw-app\"}}");
+		write("/config/orders", "{\"shop\":{\"greeting\":\"hello\",\"items\":\"a\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
+	}
+
+	@Test
+	void showsEachKeysWinningSourceWithValuesMaskedByDefault() {
+		this.runner.withPropertyValues("shop.items=from-properties").run((context) -> {
+			Map<String, Object> body = context.getBean(ZkEndpoint.class).zookeeper(SecurityContext.NONE);
+			Map<String, Map<String, Object>> keys = keys(body);
+			assertThat(keys).containsOnlyKeys("shop.greeting", "shop.password", "shop.items");
+			assertThat(keys.get("shop.greeting")).containsEntry("source", "znode /config/orders")
+				.containsEntry("version", 0)
+				.containsEntry("value", SanitizableData.SANITIZED_VALUE);
+			assertThat(keys.get("shop.password")).containsEntry("source", "znode /config/application");
+			assertThat(keys.get("shop.items")).containsEntry("source", "test");
+			assertThat(body.toString()).doesNotContain("hello").doesNotContain("pw-app");
+			assertThat(contexts(body)).extracting((described) -> described.get("znode"))
+				.containsExactly("/config/orders", "/config/application");
+		});
+	}
+
+	@Test
+	void showValuesAlwaysStillMasksWhatTheSanitizingFunctionsMask() {
+		this.runner.withPropertyValues("management.endpoint.zookeeper.show-values=always")
+			.withBean(SanitizingFunction.class, () -> SanitizingFunction.sanitizeValue().ifLikelySensitive())
+			.run((context) -> {
+				Map<String, Map<String, Object>> keys = keys(
+						context.getBean(ZkEndpoint.class).zookeeper(SecurityContext.NONE));
+				assertThat(keys.get("shop.greeting")).containsEntry("value", "hello");
+				assertThat(keys.get("shop.password")).containsEntry("value", SanitizableData.SANITIZED_VALUE);
+			});
+	}
+
+	@Test
+	void listsTheLocksThisJvmHoldsWithModeTokenSinceAndWaitingThreads() throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			this.runner.run((context) -> {
+				ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
+				ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
+				assertThat(locks(endpoint)).isEmpty();
+				CountDownLatch held = new CountDownLatch(1);
+				CountDownLatch release = new CountDownLatch(1);
+				long[] token = new long[1];
+				Future<?> holder = threads.submit(() -> template.execute("order-42", Duration.ofSeconds(5), () -> {
+					token[0] = ZkLockContext.current().getFencingToken();
+					held.countDown();
+					return release.await(30, TimeUnit.SECONDS);
+				}));
+				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+				Future<?> waiter = threads.submit(() -> template.execute("order-42", Duration.ofSeconds(20), () -> 1));
+				await().atMost(WAIT).until(() -> locks(endpoint).size() == 1
+						&& locks(endpoint).get(0).get("waitingThreads").equals(1));
+				assertThat(locks(endpoint).get(0)).containsEntry("key", "order-42")
+					.containsEntry("mode", ZkLock.Mode.MUTEX.name())
+					.containsEntry("token", token[0])
+					.containsKey("since");
+				release.countDown();
+				holder.get(10, TimeUnit.SECONDS);
+				waiter.get(10, TimeUnit.SECONDS);
+				assertThat(locks(endpoint)).isEmpty();
+			});
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void showsTheGroupItsLeaderParticipantsEpochAndSince() {
+		Instant started = Instant.now().minusSeconds(1);
+		this.runner.run((context) -> {
+			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
+			await().atMost(WAIT).until(() -> group(endpoint).get("leader").equals(true));
+			Map<String, Object> group = group(endpoint);
+			assertThat(group).containsEntry("me", "node-1")
+				.containsEntry("leaderId", "node-1")
+				.containsEntry("participants", List.of("node-1"));
+			assertThat((Long) group.get("epoch")).isPositive();
+			assertThat(Instant.parse((String) group.get("since"))).isBetween(started, Instant.now());
+		});
+	}
+
+	private void write(String path, String json) throws Exception {
+		byte[] data = json.getBytes(StandardCharsets.UTF_8);
+		if (this.writer.checkExists().forPath(path) == null) {
+			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
+		}
+		else {
+			this.writer.setData().forPath(path, data);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Map<String, Object>> keys(Map<String, Object> body) {
+		return (Map<String, Map<String, Object>>) ((Map<String, Object>) body.get("config")).get("keys");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> contexts(Map<String, Object> body) {
+		return (List<Map<String, Object>>) ((Map<String, Object>) body.get("config")).get("contexts");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> locks(ZkEndpoint endpoint) {
+		return (List<Map<String, Object>>) endpoint.zookeeper(SecurityContext.NONE).get("locks");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> group(ZkEndpoint endpoint) {
+		return (Map<String, Object>) ((Map<String, Object>) endpoint.zookeeper(SecurityContext.NONE)
+			.get("leadership")).get("/leader/orders");
+	}
+
+}

@@ -1,0 +1,222 @@
+package dev.zkspring.actuate;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkMetricsAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.config.ZkConfigInitializer;
+import dev.zkspring.lock.ZkLock;
+import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.lock.ZkLockUnavailableException;
+import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/** zk-spring's meters, bound by Boot's own metrics auto-configuration, against a real server. */
+class ZkMetricsIntegrationTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static final String STOCK_LOCK = "'stock:' + #sku";
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
+			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLockAutoConfiguration.class,
+					ZkLeaderAutoConfiguration.class, ZkMetricsAutoConfiguration.class, MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+			.withBean(Stock.class)
+			.withBean(Greeter.class)
+			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+					"spring.application.name=orders", "zk.connection-timeout=1s", "zk.session-timeout=10s");
+		write("/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
+	}
+
+	@Test
+	void lockCallsAreCountedAndTimedByTheKeyExpressionNeverByTheResolvedKey() throws Exception {
+		ExecutorService threads = Executors.newSingleThreadExecutor();
+		try {
+			this.runner.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				Stock stock = context.getBean(Stock.class);
+				CountDownLatch held = new CountDownLatch(1);
+				CountDownLatch release = new CountDownLatch(1);
+				Future<?> holder = threads.submit(() -> stock.deduct("A1", held, release));
+				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+				stock.deduct("A1", null, null);
+				release.countDown();
+				holder.get(10, TimeUnit.SECONDS);
+				assertThat(registry.get("zk.lock.acquired").tag("lock", STOCK_LOCK).tag("mode", "MUTEX").counter()
+					.count()).isEqualTo(1);
+				assertThat(registry.get("zk.lock.busy").tag("lock", STOCK_LOCK).counter().count()).isEqualTo(1);
+				assertThat(registry.get("zk.lock.wait").tag("lock", STOCK_LOCK).tag("outcome", "acquired").timer()
+					.count()).isEqualTo(1);
+				assertThat(registry.get("zk.lock.wait").tag("lock", STOCK_LOCK).tag("outcome", "busy").timer()
+					.count()).isEqualTo(1);
+				assertThat(registry.get("zk.lock.hold").tag("lock", STOCK_LOCK).timer().count()).isEqualTo(1);
+				assertThat(registry.getMeters()).flatExtracting((meter) -> meter.getId().getTags())
+					.noneMatch((tag) -> tag.getValue().contains("A1"));
+			});
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void aStoppedServerCountsTheHeldLockAsLostAndTheNextCallAsUnavailable() throws Exception {
+		ExecutorService threads = Executors.newSingleThreadExecutor();
+		boolean[] restarted = new boolean[1];
+		try {
+			this.runner.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
+				CountDownLatch held = new CountDownLatch(1);
+				CountDownLatch release = new CountDownLatch(1);
+				Future<?> holder = threads.submit(() -> template.execute("report", Duration.ofSeconds(5), () -> {
+					held.countDown();
+					return release.await(30, TimeUnit.SECONDS);
+				}));
+				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+				assertThat(registry.get("zk.lock.lost").functionCounter().count()).isZero();
+				zk.stopServer();
+				await().atMost(WAIT).until(() -> registry.get("zk.lock.lost").functionCounter().count() == 1);
+				assertThatExceptionOfType(ZkLockUnavailableException.class)
+					.isThrownBy(() -> template.execute("report-2", Duration.ofSeconds(2), () -> 1));
+				assertThat(registry.get("zk.lock.unavailable").tag("lock", ZkLockTemplate.TEMPLATE_LOCK_NAME)
+					.counter().count()).isEqualTo(1);
+				release.countDown();
+				zk.restartServer();
+				restarted[0] = true;
+				holder.get(20, TimeUnit.SECONDS);
+			});
+		}
+		finally {
+			threads.shutdownNow();
+			if (!restarted[0]) {
+				zk.restartServer();
+			}
+		}
+	}
+
+	@Test
+	void refreshesAreTimedAndRejectionsCountedPerZnode() throws Exception {
+		this.runner.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			Greeter greeter = context.getBean(Greeter.class);
+			assertThat(greeter.greeting).isEqualTo("v1");
+			write("/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
+			await().atMost(WAIT).until(() -> "v2".equals(greeter.greeting));
+			await().atMost(WAIT).until(() -> count(registry.find("zk.refresh").timer()) == 1);
+			assertThat(registry.get("zk.config.changes").counter().count()).isEqualTo(1);
+			assertThat(registry.find("zk.config.rejections").counter()).isNull();
+			write("/config/orders", "{\"shop\":{\"greeting\":");
+			await().atMost(WAIT)
+				.until(() -> count(registry.find("zk.config.rejections").tag("znode", "/config/orders").counter()) == 1);
+			assertThat(registry.get("zk.config.changes").counter().count()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void leadershipIsAGaugeAndItsTransitionsAreCounted() {
+		this.runner.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			await().atMost(WAIT)
+				.until(() -> registry.get("zk.leader.leading").tag("group", "/leader/orders").gauge().value() == 1);
+			assertThat(registry.get("zk.leader.transitions").tag("to", "leader").counter().count()).isEqualTo(1);
+			assertThat(registry.find("zk.leader.transitions").tag("to", "follower").counter()).isNull();
+			assertThat(registry.get("zk.leader.vetoed.firings").functionCounter().count()).isZero();
+		});
+	}
+
+	private static double count(@Nullable Meter meter) {
+		if (meter == null) {
+			return 0;
+		}
+		return meter.measure().iterator().next().getValue();
+	}
+
+	private void write(String path, String json) throws Exception {
+		byte[] data = json.getBytes(StandardCharsets.UTF_8);
+		if (this.writer.checkExists().forPath(path) == null) {
+			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
+		}
+		else {
+			this.writer.setData().forPath(path, data);
+		}
+	}
+
+	static class Stock {
+
+		@ZkLock(key = STOCK_LOCK, waitTime = "0s", onBusy = ZkLock.OnBusy.SKIP)
+		public void deduct(String sku, @Nullable CountDownLatch held, @Nullable CountDownLatch release) {
+			if (held != null && release != null) {
+				held.countDown();
+				try {
+					release.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+
+	}
+
+	@RefreshScope
+	static class Greeter {
+
+		@Value("${shop.greeting:none}")
+		volatile String greeting;
+
+	}
+
+}
