@@ -70,4 +70,9 @@ class StatusController {
 		return status;
 	}
 
+	@GetMapping("/jobs/runs")
+	List<Map<String, Object>> jobRuns() {
+		return this.store.allJobRuns();
+	}
+
 }

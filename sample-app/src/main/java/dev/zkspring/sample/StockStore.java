@@ -59,6 +59,10 @@ class StockStore {
 		this.jdbc.update("UPDATE job_run SET ended_at = ? WHERE id = ?", endedAt, id);
 	}
 
+	List<Map<String, Object>> allJobRuns() {
+		return this.jdbc.queryForList("SELECT id, instance, started_at, ended_at FROM job_run ORDER BY started_at, id");
+	}
+
 	List<Map<String, Object>> lastJobRuns(int count) {
 		return this.jdbc.queryForList(
 				"SELECT id, instance, started_at, ended_at FROM job_run ORDER BY id DESC FETCH FIRST ? ROWS ONLY", count);
