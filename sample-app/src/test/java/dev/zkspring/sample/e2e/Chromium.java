@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Assumptions;
@@ -58,8 +60,8 @@ final class Chromium {
 	}
 
 	private static void deleteRecursively(Path dir) throws IOException {
-		try (var paths = Files.walk(dir)) {
-			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.zkspring.sample.e2e;
 
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +17,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.awaitility.Awaitility;
@@ -117,7 +120,7 @@ class SampleFleetIT {
 		ExecutorService pool = Executors.newFixedThreadPool(300);
 		try {
 			CountDownLatch go = new CountDownLatch(1);
-			List<Future<java.net.http.HttpResponse<String>>> calls = new ArrayList<>();
+			List<Future<HttpResponse<String>>> calls = new ArrayList<>();
 			for (int i = 0; i < 300; i++) {
 				SampleProcess instance = fleet.get(i % 3);
 				calls.add(pool.submit(() -> {
@@ -129,8 +132,8 @@ class SampleFleetIT {
 			int succeeded = 0;
 			int outOfStock = 0;
 			Set<Integer> left = new HashSet<>();
-			for (Future<java.net.http.HttpResponse<String>> call : calls) {
-				java.net.http.HttpResponse<String> response = call.get(90, TimeUnit.SECONDS);
+			for (Future<HttpResponse<String>> call : calls) {
+				HttpResponse<String> response = call.get(90, TimeUnit.SECONDS);
 				if (response.statusCode() == 200) {
 					succeeded++;
 					Map<String, Object> body = SampleProcess.json.readValue(response.body(), new TypeReference<>() { });
@@ -145,6 +148,8 @@ class SampleFleetIT {
 			}
 			assertThat(succeeded).isEqualTo(200);
 			assertThat(outOfStock).isEqualTo(100);
+			assertThat(left).as("quantities left, one per successful deduction")
+				.containsExactlyInAnyOrderElementsOf(IntStream.range(0, 200).boxed().toList());
 			for (SampleProcess instance : fleet) {
 				assertThat(instance.getJson("/stock/e2e", new TypeReference<Map<String, Object>>() { }))
 					.containsEntry("quantity", 0);
@@ -252,7 +257,7 @@ class SampleFleetIT {
 	private static void writeConfig(String document) throws Exception {
 		CountDownLatch connected = new CountDownLatch(1);
 		ZooKeeper zk = new ZooKeeper("127.0.0.1:" + zkPort, 10_000, (event) -> {
-			if (event.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
 				connected.countDown();
 			}
 		});
