@@ -45,7 +45,11 @@ class StatusPageController {
 		row(html, "session", "Session", status.get("session"));
 		row(html, "config-source", "Configuration from", status.get("configSource"));
 		html.append("</table><h2>Leadership</h2><table>");
-		row(html, "leader", "Leader", (status.get("leader") != null) ? status.get("leader") : "none");
+		Object leaderId = status.get("leader");
+		if (!status.containsKey("epoch")) {
+			leaderId = "not known here: this instance takes no part in the election (zk.leader.enabled=false)";
+		}
+		row(html, "leader", "Leader", (leaderId != null) ? leaderId : "none yet");
 		boolean leader = Boolean.TRUE.equals(status.get("isLeader"));
 		html.append("<tr><th>This instance leads</th><td id=\"is-leader\" class=\"").append(leader ? "yes" : "no")
 			.append("\">").append(leader ? "yes" : "no").append("</td></tr>");
