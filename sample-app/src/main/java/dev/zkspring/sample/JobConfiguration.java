@@ -1,0 +1,39 @@
+package dev.zkspring.sample;
+
+import java.time.Duration;
+
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The recorded job and its trigger, plain Spring Boot Quartz beans: zk-spring runs them on the leader
+ * only. An instance started with {@code zk.leader.enabled=false} takes no part in the election and
+ * schedules no job (its Quartz would otherwise run ungated).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "zk.leader.enabled", matchIfMissing = true)
+class JobConfiguration {
+
+	@Bean
+	JobDetail recordedJob() {
+		return JobBuilder.newJob(RecordedJob.class).withIdentity("recorded").storeDurably().build();
+	}
+
+	@Bean
+	Trigger recordedJobTrigger(JobDetail recordedJob, @Value("${sample.job.interval:1s}") Duration interval) {
+		return TriggerBuilder.newTrigger()
+			.forJob(recordedJob)
+			.withIdentity("recorded")
+			.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(interval.toMillis()).repeatForever())
+			.build();
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.zkspring.sample;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.HtmlUtils;
+
+/** The status page at {@code /}: the same facts as {@code /status}, for a person; it reloads itself every 2 s. */
+@RestController
+class StatusPageController {
+
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+	private final StatusController status;
+
+	StatusPageController(StatusController status) {
+		this.status = status;
+	}
+
+	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
+	String page() throws Exception {
+		Map<String, Object> status = this.status.status();
+		StringBuilder html = new StringBuilder();
+		html.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\">")
+			.append("<meta http-equiv=\"refresh\" content=\"2\">")
+			.append("<title>zk-spring sample: ").append(escape(status.get("instance"))).append("</title>")
+			.append("<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}")
+			.append("td,th{border:1px solid #ccc;padding:.3em .8em;text-align:left}th{background:#eee}")
+			.append(".yes{color:#070;font-weight:bold}.no{color:#a00;font-weight:bold}</style></head><body>");
+		@SuppressWarnings("unchecked")
+		Map<String, Object> config = (Map<String, Object>) status.get("config");
+		html.append("<h1>").append(escape(config.get("sample.shop.banner"))).append("</h1>");
+		html.append("<h2>This instance</h2><table>");
+		row(html, "instance", "Instance", status.get("instance"));
+		row(html, "zookeeper", "ZooKeeper", status.get("zookeeper"));
+		boolean connected = Boolean.TRUE.equals(status.get("connected"));
+		html.append("<tr><th>Connected</th><td id=\"connected\" class=\"").append(connected ? "yes" : "no").append("\">")
+			.append(connected ? "yes" : "NO").append("</td></tr>");
+		row(html, "session", "Session", status.get("session"));
+		row(html, "config-source", "Configuration from", status.get("configSource"));
+		html.append("</table><h2>Leadership</h2><table>");
+		Object leaderId = status.get("leader");
+		if (!status.containsKey("epoch")) {
+			leaderId = "not known here: this instance takes no part in the election (zk.leader.enabled=false)";
+		}
+		row(html, "leader", "Leader", (leaderId != null) ? leaderId : "none yet");
+		boolean leader = Boolean.TRUE.equals(status.get("isLeader"));
+		html.append("<tr><th>This instance leads</th><td id=\"is-leader\" class=\"").append(leader ? "yes" : "no")
+			.append("\">").append(leader ? "yes" : "no").append("</td></tr>");
+		row(html, "participants", "Participants", String.join(", ", strings(status.get("participants"))));
+		html.append("</table><h2>Live configuration (<a href=\"/config\">/config</a>)</h2><table>");
+		config.forEach((key, value) -> row(html, key.replace('.', '-'), key, value));
+		html.append("</table><h2>Stock</h2><table><tr><th>sku</th><th>quantity</th></tr>");
+		for (Map<String, Object> item : rows(status.get("stock"))) {
+			html.append("<tr><td>").append(escape(item.get("SKU"))).append("</td><td id=\"stock-")
+				.append(escape(item.get("SKU"))).append("\">").append(escape(item.get("QUANTITY"))).append("</td></tr>");
+		}
+		html.append("</table><h2>Last job runs</h2><table><tr><th>instance</th><th>start (UTC)</th><th>end (UTC)</th></tr>");
+		for (Map<String, Object> run : rows(status.get("jobRuns"))) {
+			html.append("<tr><td>").append(escape(run.get("INSTANCE"))).append("</td><td>")
+				.append(time(run.get("STARTED_AT"))).append("</td><td>").append(time(run.get("ENDED_AT")))
+				.append("</td></tr>");
+		}
+		html.append("</table><p>Reloads every 2 s. Raw: <a href=\"/status\">/status</a></p></body></html>");
+		return html.toString();
+	}
+
+	private static void row(StringBuilder html, String id, String label, Object value) {
+		html.append("<tr><th>").append(escape(label)).append("</th><td id=\"").append(escape(id)).append("\">")
+			.append(escape(value)).append("</td></tr>");
+	}
+
+	private static String time(Object millis) {
+		return (millis instanceof Number number) ? TIME.format(Instant.ofEpochMilli(number.longValue())) : "running";
+	}
+
+	private static String escape(Object value) {
+		return HtmlUtils.htmlEscape(String.valueOf(value));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<String> strings(Object value) {
+		return (value instanceof List<?> list) ? (List<String>) list : List.of();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> rows(Object value) {
+		return (value instanceof List<?> list) ? (List<Map<String, Object>>) list : List.of();
+	}
+
+}
