@@ -75,8 +75,10 @@ class SampleFleetIT {
 	}
 
 	static SampleProcess start(String name, String... args) throws Exception {
+		// the job fires every 200 ms, so the kill and stop bounds measure the handover, not the trigger period
 		List<String> all = new ArrayList<>(List.of("--sample.data-dir=" + dataDir,
-				"--zk.session-timeout=" + SESSION_TIMEOUT.toSeconds() + "s"));
+				"--zk.session-timeout=" + SESSION_TIMEOUT.toSeconds() + "s", "--sample.job.interval=200ms",
+				"--sample.job.duration=100ms"));
 		all.addAll(List.of(args));
 		SampleProcess process = SampleProcess.start(name, SampleProcess.freePort(), all);
 		started.add(process);
