@@ -100,13 +100,15 @@ final class LocatorChain {
 	}
 
 	/** What one round of locating produced. */
+	/** The sources that come from context znodes, as the snapshot stores them. */
+	static List<ZnodePropertySource> znodeSources(List<PropertySource<?>> sources) {
+		return sources.stream().filter(ZnodePropertySource.class::isInstance).map(ZnodePropertySource.class::cast).toList();
+	}
+
 	record Located(List<PropertySource<?>> sources, boolean complete) {
 
 		List<ZnodePropertySource> znodeSources() {
-			return this.sources.stream()
-				.filter(ZnodePropertySource.class::isInstance)
-				.map(ZnodePropertySource.class::cast)
-				.toList();
+			return LocatorChain.znodeSources(this.sources);
 		}
 
 	}

@@ -190,7 +190,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 						+ this.snapshots.file());
 			}
 			this.status.setSource(ZkConfigStatus.Source.ZOOKEEPER);
-			writeSnapshot(this.snapshots, new LocatorChain.Located(sources, true).znodeSources());
+			writeSnapshot(this.snapshots, LocatorChain.znodeSources(sources));
 		}
 		if (!changes.isEmpty()) {
 			logger.info("Configuration from ZooKeeper changed: " + summary(changes));

@@ -140,6 +140,10 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	/** The participant id of the group's leader as ZooKeeper sees it now, asked of the ensemble. */
 	public Optional<String> leaderId() {
+		if (isLeader()) {
+			// this instance's confirmed leadership answers without a round trip
+			return Optional.of(participantId());
+		}
 		LatchSeat current = this.seat;
 		try {
 			return (current != null) ? current.leaderId() : Optional.empty();
