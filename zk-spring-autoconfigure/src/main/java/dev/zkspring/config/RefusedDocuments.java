@@ -18,17 +18,18 @@ import org.springframework.core.env.PropertySource;
  */
 final class RefusedDocuments {
 
-	private final Map<String, Integer> versions = new HashMap<>();
+	/** By znode, the refused document: its version and content (a recreated znode starts at version 0 again). */
+	private final Map<String, ZnodePropertySource> refused = new HashMap<>();
 
-	void refuse(String znode, int version) {
-		this.versions.put(znode, version);
+	void refuse(ZnodePropertySource document) {
+		this.refused.put(document.getZnode(), document);
 	}
 
-	/** The version of a znode in the sources, or {@code null} when no source comes from it. */
-	static @Nullable Integer versionOf(List<PropertySource<?>> sources, String znode) {
+	/** The document of a znode in the sources, or {@code null} when no source comes from it. */
+	static @Nullable ZnodePropertySource documentOf(List<PropertySource<?>> sources, String znode) {
 		for (PropertySource<?> source : sources) {
 			if (source instanceof ZnodePropertySource document && document.getZnode().equals(znode)) {
-				return document.getVersion();
+				return document;
 			}
 		}
 		return null;
@@ -41,22 +42,29 @@ final class RefusedDocuments {
 	 * @param accepted the sources in force
 	 */
 	List<PropertySource<?>> holdBack(List<PropertySource<?>> sources, List<PropertySource<?>> accepted) {
-		if (this.versions.isEmpty()) {
+		if (this.refused.isEmpty()) {
 			return sources;
 		}
+		// a znode that is gone is judged afresh when it comes back
+		this.refused.keySet().removeIf((znode) -> documentOf(sources, znode) == null);
 		List<PropertySource<?>> result = new ArrayList<>(sources.size());
 		for (PropertySource<?> source : sources) {
-			if (source instanceof ZnodePropertySource document && this.versions.containsKey(document.getZnode())) {
-				if (this.versions.get(document.getZnode()) == document.getVersion()) {
+			if (source instanceof ZnodePropertySource document && this.refused.containsKey(document.getZnode())) {
+				if (isRefused(document)) {
 					acceptedSource(accepted, document.getZnode()).ifPresent(result::add);
 					continue;
 				}
-				// the znode changed since it was refused: judge the new version afresh
-				this.versions.remove(document.getZnode());
+				// the znode changed since it was refused: judge the new document afresh
+				this.refused.remove(document.getZnode());
 			}
 			result.add(source);
 		}
 		return result;
+	}
+
+	private boolean isRefused(ZnodePropertySource document) {
+		ZnodePropertySource refused = this.refused.get(document.getZnode());
+		return refused.getVersion() == document.getVersion() && refused.getSource().equals(document.getSource());
 	}
 
 	private static Optional<PropertySource<?>> acceptedSource(List<PropertySource<?>> accepted, String znode) {

@@ -168,11 +168,11 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 					this.refused = null;
 					break;
 				}
-				Integer version = RefusedDocuments.versionOf(sources, refusedZnode);
-				if (version == null) {
+				ZnodePropertySource refusedDocument = RefusedDocuments.documentOf(sources, refusedZnode);
+				if (refusedDocument == null) {
 					return;
 				}
-				this.refusedDocuments.refuse(refusedZnode, version);
+				this.refusedDocuments.refuse(refusedDocument);
 				sources = this.refusedDocuments.holdBack(sources, this.current);
 				changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 				if (changes.isEmpty()) {

@@ -114,6 +114,22 @@ class AtomicRefreshIntegrationTests {
 	}
 
 	@Test
+	void aZnodeRecreatedAfterARefusalIsJudgedByItsNewDocumentThoughItsVersionStartsAgain() throws Exception {
+		write(this.writer, "/config/application", "{'shop':{'name':'name','count':'1'}}");
+		this.runner.run((context) -> {
+			EventRecorder events = context.getBean(EventRecorder.class);
+			Count count = context.getBean(Count.class);
+			write(this.writer, ZNODE, "{'shop':{'count':'not-a-number'}}");
+			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
+			assertThat(events.rejections.get(0).getVersion()).isZero();
+			this.writer.delete().forPath(ZNODE);
+			write(this.writer, ZNODE, "{'shop':{'count':'7'}}");
+			await().atMost(WAIT).until(() -> count.count == 7);
+			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("7");
+		});
+	}
+
+	@Test
 	void anAppliedChangePublishesTheRefreshBeforeTheConfigChangeWithKeysTargetsAndVersions() throws Exception {
 		write(this.writer, ZNODE, "{'shop':{'name':'a','count':'1'}}");
 		this.runner.run((context) -> {
