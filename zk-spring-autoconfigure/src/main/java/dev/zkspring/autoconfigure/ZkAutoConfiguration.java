@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 import dev.zkspring.client.CuratorFrameworkCustomizer;
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkClientFactory;
 import dev.zkspring.client.ZkConnectionStateEventPublisher;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
@@ -35,6 +36,13 @@ public final class ZkAutoConfiguration {
 	ZkConnectionStateEventPublisher zkConnectionStateEventPublisher(CuratorFramework client,
 			ApplicationEventPublisher publisher) {
 		return new ZkConnectionStateEventPublisher(client, publisher);
+	}
+
+	/** The one session lease of the client, shared by locks and leadership (closed before the client). */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	SessionLease zkSessionLease(CuratorFramework client) {
+		return SessionLease.start(client);
 	}
 
 	static CuratorFramework startedClient(ZkProperties properties, @Nullable String connectString,
