@@ -1,0 +1,304 @@
+package dev.zkspring.reliability;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The reliability campaign: a 3-process ZooKeeper ensemble, 3 workload JVMs behind controllable links,
+ * faults injected one at a time on a seeded schedule, then checkers over what every process journaled.
+ * <pre>
+ * java -jar reliability/target/reliability.jar [--quick] [--seed=N] [--minutes=M]
+ * </pre>
+ * The last line is {@code reliability: N faults injected, M violations}; the exit status is 1 when M &gt; 0.
+ */
+public final class Campaign {
+
+	static final int WORKLOADS = 3;
+
+	/** The workloads' zk.session-timeout (their application.yml). */
+	static final long SESSION_MILLIS = 3_000;
+
+	private final Random random;
+
+	private final Ensemble ensemble;
+
+	private final ConfigWriter writer;
+
+	private final List<Workload> workloads = new ArrayList<>();
+
+	private final List<Injected> injected = new ArrayList<>();
+
+	private Campaign(long seed, Path dir, Closer closer) throws Exception {
+		this.random = new Random(seed);
+		this.ensemble = new Ensemble(dir);
+		closer.ensemble = this.ensemble;
+		if (!this.ensemble.awaitAllServing(60_000)) {
+			throw new IllegalStateException("the ensemble did not form within 60 s; see " + dir + "/zk*/server.log");
+		}
+		this.writer = new ConfigWriter(this.ensemble.connectString());
+		closer.writer = this.writer;
+		this.writer.writeGood();
+		for (int i = 1; i <= WORKLOADS; i++) {
+			Workload workload = new Workload(i, dir, this.ensemble);
+			this.workloads.add(workload);
+			closer.workloads.add(workload);
+			workload.start();
+		}
+		awaitReady(Duration.minutes(2));
+	}
+
+	public static void main(String[] args) throws Exception {
+		// the campaign's own ZooKeeper clients would log every connection change at INFO
+		((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+			.setLevel(ch.qos.logback.classic.Level.WARN);
+		boolean quick = false;
+		long seed = System.currentTimeMillis();
+		double minutes = -1;
+		for (String arg : args) {
+			if (arg.equals("--quick")) {
+				quick = true;
+			}
+			else if (arg.startsWith("--seed=")) {
+				seed = Long.parseLong(arg.substring(7));
+			}
+			else if (arg.startsWith("--minutes=")) {
+				minutes = Double.parseDouble(arg.substring(10));
+			}
+			else {
+				System.err.println("usage: java -jar reliability.jar [--quick] [--seed=N] [--minutes=M]");
+				System.exit(2);
+			}
+		}
+		if (minutes < 0) {
+			minutes = quick ? 3 : 25;
+		}
+		Path dir = Files.createTempDirectory("zk-reliability-");
+		System.out.println("reliability: seed " + seed + (quick ? " (quick)" : "") + ", faults for " + minutes
+				+ " min, work directory " + dir + " (replay with --seed=" + seed + (quick ? " --quick" : "") + ")");
+		Report report;
+		long started = System.nanoTime();
+		try (Closer closer = new Closer()) {
+			Campaign campaign = new Campaign(seed, dir, closer);
+			campaign.run((long) (minutes * 60_000));
+			campaign.finish();
+			report = campaign.check(seed, quick, System.nanoTime() - started);
+		}
+		Path out = Files.isDirectory(Path.of("reliability", "src")) ? Path.of("reliability") : Path.of(".");
+		Path file = out.resolve(quick ? "target/RESULTS-quick.md" : "RESULTS.md");
+		Files.createDirectories(file.getParent());
+		Files.writeString(file, report.markdown());
+		System.out.println(report.markdown());
+		System.out.println("results written to " + file);
+		System.out.println("reliability: " + report.faults() + " faults injected, " + report.violations() + " violations");
+		System.exit(report.violations() > 0 ? 1 : 0);
+	}
+
+	private void run(long millis) {
+		long end = System.currentTimeMillis() + millis;
+		Fault[] faults = Fault.values();
+		while (System.currentTimeMillis() < end) {
+			Fault fault = faults[this.random.nextInt(faults.length)];
+			inject(fault);
+			this.writer.writeGood();
+			Processes.pause(1_000 + this.random.nextInt(1_500));
+		}
+	}
+
+	private void inject(Fault fault) {
+		long start = System.nanoTime();
+		int leader = currentLeader();
+		Workload target = pickTarget(leader);
+		boolean atLeader = target.instance == leader;
+		String what;
+		switch (fault) {
+			case KILL_WORKLOAD -> {
+				target.kill9();
+				Processes.pause(1_000 + this.random.nextInt(2_000));
+				target.start();
+				what = "w" + target.instance;
+			}
+			case FREEZE_WORKLOAD -> {
+				target.freeze();
+				Processes.pause(SESSION_MILLIS * 3 / 2 + this.random.nextInt((int) SESSION_MILLIS));
+				target.thaw();
+				what = "w" + target.instance;
+			}
+			case PARTITION_SHORT -> {
+				target.cut();
+				Processes.pause(SESSION_MILLIS / 5 + this.random.nextInt((int) SESSION_MILLIS / 4));
+				target.heal();
+				what = "w" + target.instance;
+				atLeader = false;
+			}
+			case PARTITION_LONG -> {
+				target.cut();
+				Processes.pause(SESSION_MILLIS * 3 / 2 + this.random.nextInt((int) SESSION_MILLIS));
+				target.heal();
+				what = "w" + target.instance;
+			}
+			case KILL_ZK_LEADER, KILL_ZK_FOLLOWER -> {
+				int zkLeader = this.ensemble.leader();
+				int server = (fault == Fault.KILL_ZK_LEADER || zkLeader < 0) ? Math.max(zkLeader, 0)
+						: (zkLeader + 1 + this.random.nextInt(2)) % 3;
+				this.ensemble.kill(server);
+				Processes.pause(1_500 + this.random.nextInt(1_500));
+				this.ensemble.start(server);
+				this.ensemble.awaitAllServing(30_000);
+				what = "zk" + (server + 1);
+				atLeader = false;
+			}
+			case EXPIRE_SESSION -> {
+				what = "w" + target.instance;
+				if (!Sessions.expire(target.session(), this.ensemble.connectString())) {
+					what += " (no session known yet)";
+					atLeader = false;
+				}
+			}
+			case CONFIG_BURST -> {
+				for (int i = 0; i < 6; i++) {
+					switch (this.random.nextInt(3)) {
+						case 0 -> this.writer.writeMalformed();
+						case 1 -> this.writer.writeUnconvertible();
+						default -> this.writer.writeGood();
+					}
+				}
+				what = ConfigWriter.ZNODE;
+				atLeader = false;
+			}
+			default -> throw new IllegalStateException(fault.name());
+		}
+		this.injected.add(new Injected(fault, what, start, atLeader ? target.instance : -1));
+		System.out.printf("  fault %3d %-17s %s%n", this.injected.size(), fault, what);
+		Processes.pause(SESSION_MILLIS);
+	}
+
+	/** The leader half the time (faults there matter most), otherwise any instance. */
+	private Workload pickTarget(int leader) {
+		if (leader > 0 && this.random.nextBoolean()) {
+			return this.workloads.get(leader - 1);
+		}
+		return this.workloads.get(this.random.nextInt(WORKLOADS));
+	}
+
+	/** The instance whose latest leadership line is a grant with the highest epoch, or -1. */
+	private int currentLeader() {
+		int leader = -1;
+		long best = -1;
+		for (Workload workload : this.workloads) {
+			List<String> lines = workload.journal();
+			for (int i = lines.size() - 1; i >= 0; i--) {
+				String[] parts = lines.get(i).split(" ");
+				if (parts.length < 3) {
+					continue;
+				}
+				if (parts[2].equals("G") && parts.length > 3) {
+					long epoch = Long.parseLong(parts[3]);
+					if (epoch > best) {
+						best = epoch;
+						leader = workload.instance;
+					}
+					break;
+				}
+				if (parts[2].equals("R") || parts[2].equals("START")) {
+					break;
+				}
+			}
+		}
+		return leader;
+	}
+
+	/** Heal everything, bring every instance back, write a last document and let it settle. */
+	private void finish() {
+		for (Workload workload : this.workloads) {
+			workload.heal();
+			if (!workload.isAlive()) {
+				workload.start();
+			}
+		}
+		this.ensemble.awaitAllServing(30_000);
+		awaitReady(Duration.minutes(2));
+		this.writer.writeGood();
+		long deadline = System.currentTimeMillis() + 30_000;
+		while (System.currentTimeMillis() < deadline && !allOnLastVersion()) {
+			Processes.pause(200);
+		}
+		Processes.pause(SESSION_MILLIS);
+		for (Workload workload : this.workloads) {
+			workload.stop();
+		}
+	}
+
+	private boolean allOnLastVersion() {
+		String suffix = " C " + this.writer.lastGood() + " " + this.writer.lastGood();
+		return this.workloads.stream().allMatch((w) -> {
+			List<String> lines = w.journal();
+			for (int i = lines.size() - 1; i >= 0; i--) {
+				if (lines.get(i).contains(" C ")) {
+					return lines.get(i).endsWith(suffix);
+				}
+			}
+			return false;
+		});
+	}
+
+	private void awaitReady(Duration timeout) {
+		long deadline = System.currentTimeMillis() + timeout.millis;
+		while (System.currentTimeMillis() < deadline) {
+			if (this.workloads.stream().allMatch(Workload::isReady)) {
+				return;
+			}
+			Processes.pause(200);
+		}
+		throw new IllegalStateException("workloads not ready within " + timeout.millis / 1000 + " s");
+	}
+
+	private Report check(long seed, boolean quick, long elapsedNanos) {
+		History history = new History(this.workloads);
+		Map<Fault, Integer> counts = new EnumMap<>(Fault.class);
+		this.injected.forEach((fault) -> counts.merge(fault.fault(), 1, Integer::sum));
+		return new Report(seed, quick, TimeUnit.NANOSECONDS.toSeconds(elapsedNanos), counts, this.injected.size(),
+				new LockChecker(history), new LeaderChecker(history, this.injected),
+				new ConfigChecker(history, this.writer, this.workloads), this.writer);
+	}
+
+	/** A fault as injected: what, where, when, and the workload that led when it hit (or -1). */
+	record Injected(Fault fault, String target, long startNanos, int leaderInstance) {
+	}
+
+	private record Duration(long millis) {
+
+		static Duration minutes(int minutes) {
+			return new Duration(minutes * 60_000L);
+		}
+
+	}
+
+	/** Closes workloads, the writer and the ensemble however the campaign ends. */
+	private static final class Closer implements AutoCloseable {
+
+		final List<Workload> workloads = new ArrayList<>();
+
+		ConfigWriter writer;
+
+		Ensemble ensemble;
+
+		@Override
+		public void close() {
+			this.workloads.forEach(Workload::close);
+			if (this.writer != null) {
+				this.writer.close();
+			}
+			if (this.ensemble != null) {
+				this.ensemble.close();
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.zkspring.reliability;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/** The campaign's results as Markdown: one table per checker, then every violation found. */
+record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultCounts, int faults, LockChecker locks,
+		LeaderChecker leadership, ConfigChecker config, ConfigWriter writer) {
+
+	int violations() {
+		return this.locks.violations.size() + this.leadership.violations.size() + this.config.violations.size();
+	}
+
+	String markdown() {
+		StringBuilder md = new StringBuilder();
+		md.append("# Reliability campaign results\n\n")
+			.append("Seed ").append(this.seed).append(this.quick ? " (quick run)" : " (full run)").append(", ")
+			.append(this.seconds).append(" s, 3 ZooKeeper server processes (tick ").append(Ensemble.TICK_MILLIS)
+			.append(" ms), 3 workload JVMs (session timeout ").append(Campaign.SESSION_MILLIS).append(" ms).\n")
+			.append("Replay: `java -jar reliability/target/reliability.jar --seed=").append(this.seed)
+			.append(this.quick ? " --quick" : "").append("`.\n\n");
+		md.append("## Faults\n\n| fault | injected |\n|---|---|\n");
+		for (Fault fault : Fault.values()) {
+			md.append("| ").append(fault.name().toLowerCase().replace('_', ' ')).append(" | ")
+				.append(this.faultCounts.getOrDefault(fault, 0)).append(" |\n");
+		}
+		md.append("| **total** | **").append(this.faults).append("** |\n\n");
+		md.append("## Locks\n\n| critical sections | overlapping pairs (fenced) | writes refused by the store | violations |\n|---|---|---|---|\n")
+			.append("| ").append(this.locks.sections).append(" | ").append(this.locks.overlaps).append(" | ")
+			.append(this.locks.refusedWrites).append(" | ").append(this.locks.violations.size()).append(" |\n\n");
+		md.append("## Leadership\n\n| job runs | @LeaderOnly calls | grants | runs in flight at a handover | violations | failover p50 / p99 / max |\n|---|---|---|---|---|---|\n")
+			.append("| ").append(this.leadership.jobRuns).append(" | ").append(this.leadership.leaderOnlyCalls).append(" | ")
+			.append(this.leadership.grants).append(" | ").append(this.leadership.inFlight).append(" | ")
+			.append(this.leadership.violations.size()).append(" | ").append(percentiles(this.leadership.failoverNanos))
+			.append(" |\n\n");
+		md.append("## Configuration\n\n| good documents | malformed | unconvertible | applied (journaled) | refusals (events) | violations | propagation p50 / p99 / max |\n|---|---|---|---|---|---|---|\n")
+			.append("| ").append(this.writer.written.size()).append(" | ").append(this.writer.malformed).append(" | ")
+			.append(this.writer.refused.size()).append(" | ").append(this.config.applied).append(" | ")
+			.append(this.config.refusals).append(" | ").append(this.config.violations.size()).append(" | ")
+			.append(percentiles(this.config.propagationNanos)).append(" |\n\n");
+		List<String> all = new ArrayList<>();
+		all.addAll(this.locks.violations);
+		all.addAll(this.leadership.violations);
+		all.addAll(this.config.violations);
+		md.append("## Violations\n\n");
+		if (all.isEmpty()) {
+			md.append("None.\n");
+		}
+		all.stream().limit(50).forEach((v) -> md.append("- ").append(v).append('\n'));
+		if (all.size() > 50) {
+			md.append("- ... and ").append(all.size() - 50).append(" more\n");
+		}
+		return md.toString();
+	}
+
+	private static String percentiles(List<Long> nanos) {
+		if (nanos.isEmpty()) {
+			return "n/a";
+		}
+		List<Long> sorted = new ArrayList<>(nanos);
+		Collections.sort(sorted);
+		return millis(sorted.get((sorted.size() - 1) / 2)) + " / " + millis(sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1))
+				+ " / " + millis(sorted.get(sorted.size() - 1)) + " (n=" + sorted.size() + ")";
+	}
+
+	private static String millis(long nanos) {
+		return (nanos / 1_000_000) + " ms";
+	}
+
+}
