@@ -30,8 +30,9 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 		md.append("## Locks\n\n| critical sections | overlapping pairs (fenced) | writes refused by the store | violations |\n|---|---|---|---|\n")
 			.append("| ").append(this.locks.sections).append(" | ").append(this.locks.overlaps).append(" | ")
 			.append(this.locks.refusedWrites).append(" | ").append(this.locks.violations.size()).append(" |\n\n");
-		md.append("## Leadership\n\n| job runs | @LeaderOnly calls | grants | runs in flight at a handover | violations | failover p50 / p99 / max |\n|---|---|---|---|---|---|\n")
-			.append("| ").append(this.leadership.jobRuns).append(" | ").append(this.leadership.leaderOnlyCalls).append(" | ")
+		md.append("## Leadership\n\n| job runs | @LeaderOnly calls (revoked as they began) | grants | runs in flight at a handover | violations | failover p50 / p99 / max |\n|---|---|---|---|---|---|\n")
+			.append("| ").append(this.leadership.jobRuns).append(" | ").append(this.leadership.leaderOnlyCalls)
+			.append(" (").append(this.leadership.revokedAtStart).append(") | ")
 			.append(this.leadership.grants).append(" | ").append(this.leadership.inFlight).append(" | ")
 			.append(this.leadership.violations.size()).append(" | ").append(percentiles(this.leadership.failoverNanos))
 			.append(" |\n\n");
