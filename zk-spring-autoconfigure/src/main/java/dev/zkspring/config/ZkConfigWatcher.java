@@ -232,8 +232,11 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	}
 
 	private @Nullable String blamed(ZkConfigCandidate candidate, Refusal refusal) {
-		ZnodePropertySource znode = candidate.locate((refusal.key() != null) ? refusal.key()
-				: candidate.getChanges().get(0).key());
+		ZnodePropertySource znode = (refusal.key() != null) ? candidate.locate(refusal.key()) : null;
+		if (znode == null) {
+			// a key no document holds (a validated derived property): blame the first changed key's document
+			znode = candidate.locate(candidate.getChanges().get(0).key());
+		}
 		return (znode != null) ? znode.getZnode() : null;
 	}
 
