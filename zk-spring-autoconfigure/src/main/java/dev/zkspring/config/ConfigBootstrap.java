@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -49,8 +50,6 @@ final class ConfigBootstrap {
 	void run() {
 		ConfigContexts contexts = ConfigContexts.of(this.config, this.environment);
 		long maxBytes = maxDocumentBytes();
-		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.getSnapshotDir(), contexts,
-				this.config.getProfileSeparator());
 		List<PropertySourceLocator> locators = SpringFactoriesLoader
 			.forDefaultResourceLocation(this.context.getClassLoader())
 			.load(PropertySourceLocator.class);
@@ -62,14 +61,19 @@ final class ConfigBootstrap {
 		json.configure(contexts, maxBytes);
 		LocatorChain chain = new LocatorChain(locators);
 		SharedClient shared = SharedClient.start(this.properties, this.context);
+		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.getSnapshotDir(), contexts,
+				this.config.getProfileSeparator(), shared.connectString(), this.properties.getNamespace());
 		ZkConfigStatus status;
 		LocatorChain.Located located;
 		try {
 			if (shared.connected()) {
 				json.onRejection(this::rejectedAtStartup);
+				json.onUnreadable(this::unreadableAtStartup);
 				located = chain.locate(this.environment, shared.client(), this.config.isFailFast());
 				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER);
-				ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
+				if (located.complete()) {
+					ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
+				}
 			}
 			else {
 				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json));
@@ -81,10 +85,13 @@ final class ConfigBootstrap {
 			throw ex;
 		}
 		json.onRejection(this::rejectedWhileRunning);
+		json.onUnreadable(ConfigBootstrap::unreadableWhileRunning);
 		shared.register(this.context);
 		insert(LocatorChain.composite(located.sources()));
+		ZkLogLevels logLevels = new ZkLogLevels(this.environment, this.context.getClassLoader());
+		logLevels.applyKeys(LocatorChain.effective(located.sources()).keySet());
 		ZkConfigWatcher watcher = new ZkConfigWatcher(this.context, shared.client(), chain, contexts, snapshots, status,
-				this.config.isWatch(), located.sources());
+				this.config.isWatch(), located.sources(), logLevels);
 		ConfigurableListableBeanFactory beanFactory = this.context.getBeanFactory();
 		beanFactory.registerSingleton(STATUS_BEAN, status);
 		beanFactory.registerSingleton(WATCHER_BEAN, watcher);
@@ -138,10 +145,31 @@ final class ConfigBootstrap {
 			throw new ZkStartupException(description, "Fix the document in " + rejection.znode()
 					+ ": one UTF-8 JSON object, at most " + this.config.getMaxDocumentSize()
 					+ " (zk.config.max-document-size), at most " + JsonDocumentParser.MAX_DEPTH
-					+ " levels deep, keys of letters, digits, '-' and '_'. Or set zk.config.fail-fast=false to start "
+					+ " levels deep. Or set zk.config.fail-fast=false to start "
 					+ "without that context.");
 		}
 		logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
+	}
+
+	private void unreadableAtStartup(String znode, KeeperException.Code code, @Nullable ZnodePropertySource kept) {
+		String description = "The config context znode " + znode + " cannot be read (" + code + "): "
+				+ ((code == KeeperException.Code.NOAUTH) ? "its ACL does not let this application's identity read it."
+						: "ZooKeeper refused the read.");
+		if (this.config.isFailFast()) {
+			throw new ZkStartupException(description, "This is an ACL/auth problem: give the identity in zk.auth.* "
+					+ "read permission on " + znode + " (setAcl), or set zk.auth.scheme and zk.auth.credentials to an "
+					+ "identity that has it; or set zk.config.fail-fast=false to start without that context.");
+		}
+		logger.warn(description + " Starting without that context (zk.config.fail-fast=false); the other contexts "
+				+ "are loaded, and no snapshot is written until every context can be read.");
+	}
+
+	private static void unreadableWhileRunning(String znode, KeeperException.Code code,
+			@Nullable ZnodePropertySource kept) {
+		logger.warn("The config context znode " + znode + " cannot be read (" + code + ", an ACL/auth problem); "
+				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
+						: "the context stays empty")
+				+ " and the other contexts are unaffected");
 	}
 
 	private void rejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,

@@ -1,31 +1,39 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The last-known-good configuration on local disk: the accepted context documents (flattened), written
- * atomically (temporary file, then move) and readable by the owner only, because values may be
- * secrets. Read only when ZooKeeper cannot be reached at startup.
+ * The last-known-good configuration on local disk: the accepted context documents (flattened),
+ * written atomically (a new temporary file written through the handle that created it, then moved)
+ * and readable by the owner only, because values may be secrets. Its name identifies the application,
+ * its profiles and, by a digest, the ensemble, namespace, root and contexts, so two applications of
+ * one name on one host never share a file. Read only when ZooKeeper cannot be reached at startup, and
+ * only when {@link SnapshotFiles} finds it is ours.
  */
 final class ConfigSnapshotStore {
 
 	private static final JsonMapper mapper = JsonMapper.builder().build();
-
-	private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
 	private final Path file;
 
@@ -35,15 +43,49 @@ final class ConfigSnapshotStore {
 		this.file = file;
 	}
 
-	/** The snapshot of one application and its profiles, in the configured or default directory. */
-	static ConfigSnapshotStore forApplication(@Nullable Path directory, ConfigContexts contexts, String separator) {
+	/**
+	 * The snapshot of one application, its profiles and where it reads them from.
+	 * @param directory the configured directory, or {@code null} for the default
+	 * @param contexts the application's contexts (root and znodes)
+	 * @param separator the profile separator
+	 * @param connectString the ensemble
+	 * @param namespace the client's namespace, if any
+	 */
+	static ConfigSnapshotStore forApplication(@Nullable Path directory, ConfigContexts contexts, String separator,
+			String connectString, @Nullable String namespace) {
 		Path dir = (directory != null) ? directory
 				: Path.of(System.getProperty("user.home"), ".zk-spring", "config-snapshots");
 		String name = contexts.name();
 		if (!contexts.profiles().isEmpty()) {
 			name = name + separator + String.join(",", contexts.profiles());
 		}
-		return new ConfigSnapshotStore(dir.resolve(name.replaceAll("[^A-Za-z0-9._,-]", "_") + ".json"));
+		String identity = String.join("\n", ensemble(connectString), String.valueOf(namespace), contexts.root(),
+				String.join(",", contexts.lowestFirst()));
+		return new ConfigSnapshotStore(
+				dir.resolve(name.replaceAll("[^A-Za-z0-9._,-]", "_") + "-" + digest(identity) + ".json"));
+	}
+
+	/** The hosts in a stable order (a reordered connect string is the same ensemble), then the chroot. */
+	private static String ensemble(String connectString) {
+		int slash = connectString.indexOf('/');
+		String hosts = (slash >= 0) ? connectString.substring(0, slash) : connectString;
+		String chroot = (slash >= 0) ? connectString.substring(slash) : "";
+		List<String> sorted = new ArrayList<>();
+		for (String host : hosts.split(",")) {
+			sorted.add(host.trim().toLowerCase(java.util.Locale.ROOT));
+		}
+		sorted.sort(null);
+		return String.join(",", sorted) + chroot;
+	}
+
+	private static String digest(String identity) {
+		try {
+			byte[] hash = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(hash, 0, 6);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	Path file() {
@@ -56,7 +98,7 @@ final class ConfigSnapshotStore {
 	 */
 	synchronized boolean write(List<ZnodePropertySource> sources) throws IOException {
 		List<String> signature = sources.stream().map((source) -> source.getZnode() + "@" + source.getVersion()).toList();
-		if (signature.equals(this.lastWritten) && Files.exists(this.file)) {
+		if (signature.equals(this.lastWritten) && Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
 			return false;
 		}
 		List<Map<String, Object>> contexts = new ArrayList<>();
@@ -68,13 +110,18 @@ final class ConfigSnapshotStore {
 			contexts.add(context);
 		}
 		byte[] json = mapper.writeValueAsBytes(Map.of("contexts", contexts));
-		Path directory = this.file.toAbsolutePath().getParent();
-		if (!Files.isDirectory(directory)) {
-			Files.createDirectories(directory, ownerOnly("rwx------"));
-		}
-		Path temporary = Files.createTempFile(directory, this.file.getFileName().toString(), ".tmp", ownerOnly("rw-------"));
+		Path directory = SnapshotFiles.directoryToWrite(this.file);
+		Path temporary = directory.resolve("." + this.file.getFileName() + "." + UUID.randomUUID() + ".tmp");
 		try {
-			Files.write(temporary, json);
+			// created new (never an existing file or link), owner-only, and written through this one handle
+			try (SeekableByteChannel channel = Files.newByteChannel(temporary,
+					Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+					SnapshotFiles.ownerOnly("rw-------"))) {
+				ByteBuffer buffer = ByteBuffer.wrap(json);
+				while (buffer.hasRemaining()) {
+					channel.write(buffer);
+				}
+			}
 			try {
 				Files.move(temporary, this.file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 			}
@@ -92,14 +139,16 @@ final class ConfigSnapshotStore {
 	/**
 	 * Read the snapshot.
 	 * @return its sources, the highest precedence first, or {@code null} when there is none
-	 * @throws IOException when it exists but cannot be read or parsed
+	 * @throws IOException when it exists but is not ours (a link, another owner, loose permissions, a
+	 * directory others may write), or cannot be read or parsed
 	 */
 	@Nullable List<ZnodePropertySource> read() throws IOException {
-		if (!Files.isRegularFile(this.file)) {
+		byte[] content = SnapshotFiles.readOurs(this.file);
+		if (content == null) {
 			return null;
 		}
 		try {
-			Map<?, ?> snapshot = mapper.readValue(Files.readAllBytes(this.file), Map.class);
+			Map<?, ?> snapshot = mapper.readValue(content, Map.class);
 			List<ZnodePropertySource> sources = new ArrayList<>();
 			for (Object entry : (List<?>) snapshot.get("contexts")) {
 				Map<?, ?> context = (Map<?, ?>) entry;
@@ -111,15 +160,10 @@ final class ConfigSnapshotStore {
 			return sources;
 		}
 		catch (RuntimeException ex) {
-			throw new IOException("the snapshot " + this.file + " is not a zk-spring configuration snapshot", ex);
+			// no cause: a parser's message may quote the file's content
+			throw new IOException("the snapshot " + this.file + " is not a zk-spring configuration snapshot ("
+					+ ex.getClass().getName() + ")");
 		}
-	}
-
-	private static FileAttribute<?>[] ownerOnly(String permissions) {
-		if (!POSIX) {
-			return new FileAttribute<?>[0];
-		}
-		return new FileAttribute<?>[] { PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions)) };
 	}
 
 }

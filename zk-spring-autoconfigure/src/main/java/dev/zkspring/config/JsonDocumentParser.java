@@ -21,7 +21,10 @@ import tools.jackson.core.json.JsonFactory;
 /**
  * Turns one context document (UTF-8 JSON object) into flat Spring keys: nested objects become dotted
  * keys, arrays {@code [i]} keys, {@code null} leaves the key unset, numbers and booleans keep their
- * text. Anything else is rejected with a reason that names keys and positions, never values.
+ * text, {@code []} and {@code {}} become an empty value (as Boot's YAML loader writes them, so an empty
+ * list replaces a lower source's), and a member name that is not a plain property name ({@code /},
+ * {@code :}, {@code *}, spaces...) becomes one verbatim map key in Boot's {@code [...]} notation.
+ * Anything else is rejected with a reason that names keys and positions, never values.
  */
 final class JsonDocumentParser {
 
@@ -29,6 +32,9 @@ final class JsonDocumentParser {
 
 	/** What one JSON key may hold between dots: what relaxed binding maps to a property name. */
 	private static final Pattern KEY_SEGMENT = Pattern.compile("[A-Za-z0-9_-]+");
+
+	/** A key already written in Boot's bracket notation, one map key. */
+	private static final Pattern BRACKETED = Pattern.compile("\\[[^\\[\\]]+\\]");
 
 	private static final JsonFactory FACTORY = JsonFactory.builder()
 		.streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
@@ -88,53 +94,81 @@ final class JsonDocumentParser {
 		}
 	}
 
-	private void readObject(JsonParser parser, String prefix, int depth, Map<String, String> properties)
+	private int readObject(JsonParser parser, String prefix, int depth, Map<String, String> properties)
 			throws DocumentRejectedException {
+		int entries = 0;
 		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-			String name = parser.currentName();
-			String key = prefix.isEmpty() ? name : prefix + "." + name;
-			validateName(name, prefix, key);
+			String key = key(prefix, parser.currentName());
 			parser.nextToken();
 			readValue(parser, key, depth, properties);
+			entries++;
 		}
+		return entries;
 	}
 
-	private void readArray(JsonParser parser, String prefix, int depth, Map<String, String> properties)
+	private int readArray(JsonParser parser, String prefix, int depth, Map<String, String> properties)
 			throws DocumentRejectedException {
 		int index = 0;
 		while (parser.nextToken() != JsonToken.END_ARRAY) {
 			readValue(parser, prefix + "[" + index++ + "]", depth, properties);
 		}
+		return index;
 	}
 
 	private void readValue(JsonParser parser, String key, int depth, Map<String, String> properties)
 			throws DocumentRejectedException {
 		JsonToken token = parser.currentToken();
 		switch (token) {
-			case START_OBJECT -> readObject(parser, key, depth + 1, properties);
-			case START_ARRAY -> readArray(parser, key, depth + 1, properties);
+			case START_OBJECT -> {
+				if (readObject(parser, key, depth + 1, properties) == 0) {
+					put(properties, key, "");
+				}
+			}
+			case START_ARRAY -> {
+				// an empty value, as Boot's YAML loader writes for [], binds an empty list over lower sources
+				if (readArray(parser, key, depth + 1, properties) == 0) {
+					put(properties, key, "");
+				}
+			}
 			case VALUE_NULL -> {
 				// null means unset: the key stays out, so a lower source or the default applies
 			}
-			default -> {
-				if (properties.putIfAbsent(key, parser.getText()) != null) {
-					throw new DocumentRejectedException("the key '" + key + "' is defined twice", key);
-				}
-			}
+			default -> put(properties, key, parser.getText());
 		}
 	}
 
-	private static void validateName(String name, String prefix, String key) throws DocumentRejectedException {
+	private static void put(Map<String, String> properties, String key, String value) throws DocumentRejectedException {
+		if (properties.putIfAbsent(key, value) != null) {
+			throw new DocumentRejectedException("the key '" + key + "' is defined twice", key);
+		}
+	}
+
+	/**
+	 * The Spring key of an object member: dotted when the name is made of plain property-name elements,
+	 * else a map key kept verbatim in Boot's bracket notation ({@code routes[/api/**]}).
+	 */
+	private static String key(String prefix, String name) throws DocumentRejectedException {
+		String dotted = prefix.isEmpty() ? name : prefix + "." + name;
 		if (name.isEmpty()) {
 			throw new DocumentRejectedException("the document has an empty key "
-					+ (prefix.isEmpty() ? "at its root" : "under '" + prefix + "'"), key);
+					+ (prefix.isEmpty() ? "at its root" : "under '" + prefix + "'"), dotted);
 		}
+		boolean plain = true;
 		for (String segment : name.split("\\.", -1)) {
-			if (!KEY_SEGMENT.matcher(segment).matches()) {
-				throw new DocumentRejectedException("the key '" + key + "' cannot be bound: keys may contain "
-						+ "letters, digits, '-' and '_', separated by single dots", key);
-			}
+			plain &= KEY_SEGMENT.matcher(segment).matches();
 		}
+		if (plain) {
+			return dotted;
+		}
+		if (BRACKETED.matcher(name).matches()) {
+			// already in Boot's notation
+			return prefix + name;
+		}
+		if (name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
+			throw new DocumentRejectedException("the key '" + dotted + "' cannot be bound: a map key may not contain "
+					+ "'[' or ']' unless the whole key is one bracketed map key such as '[/api/**]'", dotted);
+		}
+		return prefix + "[" + name + "]";
 	}
 
 	private static String describe(JsonToken token) {

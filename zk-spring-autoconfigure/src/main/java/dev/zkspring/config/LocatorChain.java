@@ -52,6 +52,9 @@ final class LocatorChain {
 				List<PropertySource<?>> located = List.copyOf(locator.locate(environment, client));
 				this.previous.put(locator, located);
 				sources.addAll(located);
+				if (locator instanceof JsonZnodePropertySourceLocator json && !json.lastLocateComplete()) {
+					complete = false;
+				}
 			}
 			catch (ZkStartupException ex) {
 				throw ex;
@@ -59,10 +62,11 @@ final class LocatorChain {
 			catch (Exception ex) {
 				String name = locator.getClass().getName();
 				if (failOnError) {
+					// no cause: a locator's own message may quote a value, and Boot prints causes
 					throw new ZkStartupException("The config locator " + name + " failed: " + describe(ex) + ".",
 							"Check that ZooKeeper holds what " + name + " reads, or set zk.config.fail-fast=false "
 									+ "to start without its sources.",
-							ex);
+							(ex instanceof KeeperException) ? ex : null);
 				}
 				complete = false;
 				logger.warn("Config locator " + name + " failed (" + describe(ex)

@@ -4,25 +4,45 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.PropertySource;
 
 /**
- * Document versions a {@link ZkConfigApplier} refused. Until its znode changes again, a refused
- * version is replaced by the context's accepted version, so one bad document cannot hold back the
- * changes of other contexts, nor come back as a "last good" version when a later read fails.
- * Used by the refresher thread only.
+ * Document versions a {@link ZkConfigApplier} refused, so that each is reported once. Every reload
+ * judges each context's latest document again (a change elsewhere may make it acceptable); a refused
+ * document is replaced by the context's accepted version only for the rest of that reload, so one
+ * bad document cannot hold back the changes of other contexts. Used by the refresher thread only.
  */
 final class RefusedDocuments {
 
 	/** By znode, the refused document: its version and content (a recreated znode starts at version 0 again). */
 	private final Map<String, ZnodePropertySource> refused = new HashMap<>();
 
-	void refuse(ZnodePropertySource document) {
-		this.refused.put(document.getZnode(), document);
+	/**
+	 * Remember a refused document.
+	 * @return whether it is newly refused, so the refusal is reported
+	 */
+	boolean refuse(ZnodePropertySource document) {
+		ZnodePropertySource previous = this.refused.put(document.getZnode(), document);
+		return previous == null || !same(previous, document);
+	}
+
+	/** Forget refusals of documents that are now in force, or whose znode is gone or has changed. */
+	void settle(List<PropertySource<?>> latest) {
+		this.refused.entrySet().removeIf((entry) -> {
+			ZnodePropertySource document = documentOf(latest, entry.getKey());
+			return document == null || !same(document, entry.getValue());
+		});
+	}
+
+	/** Forget the refusal of a document that was accepted after all. */
+	void accepted(List<PropertySource<?>> inForce) {
+		this.refused.entrySet().removeIf((entry) -> {
+			ZnodePropertySource document = documentOf(inForce, entry.getKey());
+			return document != null && same(document, entry.getValue());
+		});
 	}
 
 	/** The document of a znode in the sources, or {@code null} when no source comes from it. */
@@ -35,42 +55,25 @@ final class RefusedDocuments {
 		return null;
 	}
 
-	/**
-	 * The sources with each refused document version replaced by the context's accepted source, or
-	 * left out when the context had none.
-	 * @param sources what the locators found
-	 * @param accepted the sources in force
-	 */
-	List<PropertySource<?>> holdBack(List<PropertySource<?>> sources, List<PropertySource<?>> accepted) {
-		if (this.refused.isEmpty()) {
-			return sources;
-		}
-		// a znode that is gone is judged afresh when it comes back
-		this.refused.keySet().removeIf((znode) -> documentOf(sources, znode) == null);
+	/** The sources with the znode's document replaced by its version in force, or left out when none is. */
+	static List<PropertySource<?>> holdBack(List<PropertySource<?>> sources, String znode,
+			List<PropertySource<?>> inForce) {
+		ZnodePropertySource accepted = documentOf(inForce, znode);
 		List<PropertySource<?>> result = new ArrayList<>(sources.size());
 		for (PropertySource<?> source : sources) {
-			if (source instanceof ZnodePropertySource document && this.refused.containsKey(document.getZnode())) {
-				if (isRefused(document)) {
-					acceptedSource(accepted, document.getZnode()).ifPresent(result::add);
-					continue;
+			if (source instanceof ZnodePropertySource document && document.getZnode().equals(znode)) {
+				if (accepted != null) {
+					result.add(accepted);
 				}
-				// the znode changed since it was refused: judge the new document afresh
-				this.refused.remove(document.getZnode());
+				continue;
 			}
 			result.add(source);
 		}
 		return result;
 	}
 
-	private boolean isRefused(ZnodePropertySource document) {
-		ZnodePropertySource refused = this.refused.get(document.getZnode());
-		return refused.getVersion() == document.getVersion() && refused.getSource().equals(document.getSource());
-	}
-
-	private static Optional<PropertySource<?>> acceptedSource(List<PropertySource<?>> accepted, String znode) {
-		return accepted.stream()
-			.filter((source) -> source instanceof ZnodePropertySource document && document.getZnode().equals(znode))
-			.findFirst();
+	private static boolean same(ZnodePropertySource a, ZnodePropertySource b) {
+		return a.getVersion() == b.getVersion() && a.getSource().equals(b.getSource());
 	}
 
 }

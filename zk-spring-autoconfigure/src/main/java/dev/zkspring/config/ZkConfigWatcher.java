@@ -70,16 +70,19 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private volatile List<PropertySource<?>> current;
 
-	private @Nullable List<Object> refused;
-
 	private final RefusedDocuments refusedDocuments = new RefusedDocuments();
+
+	private final ZkLogLevels logLevels;
+
+	private @Nullable List<Object> refusedAsAWhole;
 
 	private @Nullable CuratorCache cache;
 
 	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
 			ConfigContexts contexts, ConfigSnapshotStore snapshots, ZkConfigStatus status, boolean watch,
-			List<PropertySource<?>> initial) {
+			List<PropertySource<?>> initial, ZkLogLevels logLevels) {
 		this.context = context;
+		this.logLevels = logLevels;
 		this.client = client;
 		this.locators = locators;
 		this.contexts = contexts;
@@ -153,27 +156,32 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	}
 
 	private void apply(LocatorChain.Located located) {
-		List<PropertySource<?>> sources = this.refusedDocuments.holdBack(located.sources(), this.current);
+		// each context's latest document is judged again: a change elsewhere may make a refused one acceptable
+		List<PropertySource<?>> sources = located.sources();
+		this.refusedDocuments.settle(sources);
 		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 		ZkConfigApplier applier = changes.isEmpty() ? null
 				: this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
 		if (applier != null) {
 			// a refused document is held back and the rest tried again, so one bad context cannot block the others
+			Set<String> heldBack = new HashSet<>();
 			while (true) {
 				ZkConfigCandidate candidate = new ZkConfigCandidate(this.context.getEnvironment(), this.current,
 						sources, changes, this::swap);
-				String refusedZnode = applyWith(applier, candidate);
-				if (refusedZnode == null) {
+				Refusal refusal = applyWith(applier, candidate);
+				if (refusal == null) {
 					candidate.swap();
-					this.refused = null;
 					break;
 				}
-				ZnodePropertySource refusedDocument = RefusedDocuments.documentOf(sources, refusedZnode);
-				if (refusedDocument == null) {
+				String znode = blamed(candidate, refusal);
+				ZnodePropertySource document = (znode != null) ? RefusedDocuments.documentOf(sources, znode) : null;
+				if (znode == null || document == null || !heldBack.add(znode)) {
+					// nothing left to hold back: the change is refused as a whole
+					report(candidate, refusal, (znode != null) ? znode : this.contexts.root(), document);
 					return;
 				}
-				this.refusedDocuments.refuse(refusedDocument);
-				sources = this.refusedDocuments.holdBack(sources, this.current);
+				report(candidate, refusal, znode, document);
+				sources = RefusedDocuments.holdBack(sources, znode, this.current);
 				changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 				if (changes.isEmpty()) {
 					return;
@@ -184,6 +192,8 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 			swap(LocatorChain.composite(sources));
 		}
 		this.current = sources;
+		this.refusedDocuments.accepted(sources);
+		this.refusedAsAWhole = null;
 		if (located.complete()) {
 			if (this.status.getSource() != ZkConfigStatus.Source.ZOOKEEPER) {
 				logger.info("Configuration reconciled with ZooKeeper; no longer running on the snapshot "
@@ -194,21 +204,22 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		}
 		if (!changes.isEmpty()) {
 			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
+			this.logLevels.apply(changes);
 			this.context.publishEvent(new ZkConfigChangedEvent(this.context, sources, changes));
 		}
 	}
 
 	/**
 	 * Let the applier validate and apply.
-	 * @return {@code null} when applied, else the znode blamed for the refusal (nothing changed)
+	 * @return {@code null} when applied, else why it refused (nothing changed)
 	 */
-	private @Nullable String applyWith(ZkConfigApplier applier, ZkConfigCandidate candidate) {
+	private @Nullable Refusal applyWith(ZkConfigApplier applier, ZkConfigCandidate candidate) {
 		try {
 			applier.apply(candidate);
 			return null;
 		}
 		catch (ZkConfigChangeRejectedException ex) {
-			return reject(candidate, ex.getKey(), ex.getTarget(), ex.getReason());
+			return new Refusal(ex.getKey(), ex.getTarget(), ex.getReason());
 		}
 		catch (RuntimeException ex) {
 			if (candidate.isSwapped()) {
@@ -216,26 +227,46 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 						+ ")");
 				return null;
 			}
-			return reject(candidate, null, null, "applying it failed (" + ex.getClass().getName() + ")");
+			return new Refusal(null, null, "applying it failed (" + ex.getClass().getName() + ")");
 		}
 	}
 
-	private String reject(ZkConfigCandidate candidate, @Nullable String key, @Nullable String target, String reason) {
-		ZnodePropertySource znode = candidate.locate((key != null) ? key : candidate.getChanges().get(0).key());
-		String path = (znode != null) ? znode.getZnode() : this.contexts.root();
-		List<Object> refusal = List.of(candidate.getZnodeVersions(), candidate.getChanges());
-		if (refusal.equals(this.refused)) {
-			// the same change again, read after a reconnection: refused and reported already
-			return path;
+	private @Nullable String blamed(ZkConfigCandidate candidate, Refusal refusal) {
+		ZnodePropertySource znode = (refusal.key() != null) ? candidate.locate(refusal.key()) : null;
+		if (znode == null) {
+			// a key no document holds (a validated derived property): blame the first changed key's document
+			znode = candidate.locate(candidate.getChanges().get(0).key());
 		}
-		this.refused = refusal;
+		return (znode != null) ? znode.getZnode() : null;
+	}
+
+	/** Log and publish a refusal, once per refused document version. */
+	private void report(ZkConfigCandidate candidate, Refusal refusal, String path,
+			@Nullable ZnodePropertySource document) {
+		if (document != null && !this.refusedDocuments.refuse(document)) {
+			return;
+		}
+		if (document == null) {
+			List<Object> signature = List.of(candidate.getZnodeVersions(), candidate.getChanges());
+			if (signature.equals(this.refusedAsAWhole)) {
+				// the same change again, read after a reconnection: refused and reported already
+				return;
+			}
+			this.refusedAsAWhole = signature;
+		}
 		// a removed key is found where it was: report the version that removed it
 		int version = candidate.getZnodeVersions().getOrDefault(path, -1);
-		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): " + reason
-				+ ((key != null) ? " (key '" + key + "')" : "") + ((target != null) ? " (target " + target + ")" : "")
-				+ "; the current configuration stays in force");
-		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, path, version, reason, key, target));
-		return path;
+		String key = refusal.key();
+		String target = refusal.target();
+		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): "
+				+ refusal.reason() + ((key != null) ? " (key '" + key + "')" : "")
+				+ ((target != null) ? " (target " + target + ")" : "") + "; the current configuration stays in force");
+		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, path, version, refusal.reason(), key, target));
+	}
+
+	/** Why an applier refused a candidate. */
+	private record Refusal(@Nullable String key, @Nullable String target, String reason) {
+
 	}
 
 	private void swap(PropertySource<?> composite) {

@@ -72,7 +72,17 @@ record ClassTargets(List<ValueMember> members, List<String> unrefreshable) {
 			return;
 		}
 		MergedAnnotations annotations = MergedAnnotations.from(method);
-		String methodValue = (method.getReturnType() == void.class) ? value(annotations) : null;
+		if (method.getReturnType() != void.class) {
+			// the bean factory injects these, but a refresh calls setters that return nothing only
+			boolean valued = value(annotations) != null || java.util.Arrays.stream(method.getParameters())
+				.anyMatch((parameter) -> value(MergedAnnotations.from(parameter)) != null);
+			if (valued) {
+				unrefreshable.add("method '" + method.getName() + "' (it returns " + method.getReturnType().getSimpleName()
+						+ "; declare @Value setters void)");
+			}
+			return;
+		}
+		String methodValue = value(annotations);
 		boolean injected = methodValue != null || annotations.isPresent(Autowired.class)
 				|| annotations.isPresent("jakarta.inject.Inject");
 		if (!injected) {
@@ -97,6 +107,19 @@ record ClassTargets(List<ValueMember> members, List<String> unrefreshable) {
 		catch (IllegalAccessException | RuntimeException ex) {
 			unrefreshable.add("method '" + method.getName() + "' (not accessible: " + ex.getClass().getSimpleName() + ")");
 		}
+	}
+
+	/** The {@code @Value} parameters of a {@code @Bean} method: injected once, when the bean is created. */
+	static List<String> factoryMethodValues(Method factoryMethod) {
+		List<String> unrefreshable = new ArrayList<>();
+		Parameter[] parameters = factoryMethod.getParameters();
+		for (int i = 0; i < parameters.length; i++) {
+			if (value(MergedAnnotations.from(parameters[i])) != null) {
+				String name = parameters[i].isNamePresent() ? "'" + parameters[i].getName() + "'" : "#" + i;
+				unrefreshable.add("parameter " + name + " of @Bean method '" + factoryMethod.getName() + "'");
+			}
+		}
+		return unrefreshable;
 	}
 
 	private static void constructorValues(Executable constructor, List<String> unrefreshable) {

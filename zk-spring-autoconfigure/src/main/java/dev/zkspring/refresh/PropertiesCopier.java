@@ -1,8 +1,10 @@
 package dev.zkspring.refresh;
 
+import java.beans.PropertyDescriptor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,82 +20,90 @@ import org.springframework.util.ConcurrentReferenceHashMap;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Plans copying a freshly bound {@code @ConfigurationProperties} instance over the bean in place,
- * field by field, writing only fields whose state differs (nested objects compared field by field).
- * A non-final field takes the fresh value (a nested object is replaced as a whole); a final
- * collection or map is refilled; a final nested object is copied into recursively. Handles are
- * looked up once per class.
+ * Plans writing a freshly bound {@code @ConfigurationProperties} instance over the bean in place,
+ * touching only what Boot's binder owns: JavaBean properties, written through their setters when
+ * their value differs. A property with a getter only is bound into (a nested object, recursively) or,
+ * for a collection, map or array, replaced by reference through its non-final field of the same name.
+ * Nothing else is read or written: fields without accessors, init-computed state and final helpers
+ * are left alone. Accessors are looked up once per class.
  */
 final class PropertiesCopier {
 
 	private static final int MAX_DEPTH = 8;
 
-	private static final Map<Class<?>, List<FieldHandle>> cache = new ConcurrentReferenceHashMap<>();
+	private static final Map<Class<?>, List<Accessor>> cache = new ConcurrentReferenceHashMap<>();
 
 	private PropertiesCopier() {
 	}
 
 	/**
-	 * Add to {@code writes} what makes {@code current} equal to {@code fresh}.
-	 * @throws IllegalStateException naming the property when a final field cannot take the new value
+	 * Add to {@code writes} what makes the bound properties of {@code current} equal to those of {@code fresh}.
+	 * @throws IllegalStateException naming the property when it cannot take the new value safely
 	 */
 	static void plan(Object current, Object fresh, String target, String path, List<PendingWrite> writes) {
 		plan(current, fresh, target, path, writes, 0);
 	}
 
-	/** Why instances of a type cannot be fully rebound in place, or an empty list. */
-	static List<String> unrefreshable(Class<?> type) {
+	/**
+	 * Why a rebind of instances of a type cannot be done without readers seeing a partial value: a
+	 * collection, map or array property with a getter only, whose field is final (or absent).
+	 * @return one description per such property, or an empty list
+	 */
+	static List<String> unsafe(Class<?> type) {
 		List<String> problems = new ArrayList<>();
-		for (FieldHandle field : fields(type)) {
-			Class<?> fieldType = field.field().getType();
-			if (field.isFinal() && !Collection.class.isAssignableFrom(fieldType) && !Map.class.isAssignableFrom(fieldType)
-					&& simple(fieldType)) {
-				problems.add("final field '" + field.field().getName() + "'");
+		unsafe(type, "", problems, 0);
+		return problems;
+	}
+
+	private static void unsafe(Class<?> type, String path, List<String> problems, int depth) {
+		for (Accessor accessor : accessors(type)) {
+			if (accessor.setter() != null) {
+				continue;
+			}
+			Class<?> propertyType = accessor.getter().getReturnType();
+			if (aggregate(propertyType)) {
+				if (accessor.field() == null) {
+					problems.add("property '" + path + accessor.name() + "' (a " + propertyType.getSimpleName()
+							+ " with a getter only and a final or differently named field)");
+				}
+			}
+			else if (!simple(propertyType) && depth < MAX_DEPTH) {
+				unsafe(propertyType, path + accessor.name() + ".", problems, depth + 1);
 			}
 		}
-		return problems;
 	}
 
 	private static void plan(Object current, Object fresh, String target, String path, List<PendingWrite> writes,
 			int depth) {
-		for (FieldHandle field : fields(current.getClass())) {
-			Object before = field.handle().get(current);
-			Object after = field.handle().get(fresh);
+		for (Accessor accessor : accessors(current.getClass())) {
+			Object before = get(accessor.getter(), current);
+			Object after = get(accessor.getter(), fresh);
 			if (same(before, after, depth)) {
 				continue;
 			}
-			String property = path + field.field().getName();
-			if (!field.isFinal()) {
-				writes.add(new PendingWrite(target + " property '" + property + "'",
-						() -> field.handle().setVolatile(current, after)));
+			String property = path + accessor.name();
+			String description = target + " property '" + property + "'";
+			Method setter = accessor.setter();
+			VarHandle field = accessor.field();
+			if (setter != null) {
+				writes.add(new PendingWrite(description, () -> setter.invoke(current, after)));
 			}
-			else if (before instanceof Collection<?> old && after instanceof Collection<?> replacement && mutable(old)) {
-				@SuppressWarnings("unchecked")
-				Collection<Object> refill = (Collection<Object>) old;
-				writes.add(new PendingWrite(target + " property '" + property + "'", () -> {
-					refill.clear();
-					refill.addAll(replacement);
-				}));
+			else if (aggregate(accessor.getter().getReturnType())) {
+				if (field == null) {
+					throw new IllegalStateException(property);
+				}
+				// a reader sees the old collection or the new one, never one being refilled
+				writes.add(new PendingWrite(description, () -> field.setVolatile(current, after)));
 			}
-			else if (before instanceof Map<?, ?> old && after instanceof Map<?, ?> replacement && mutable(old)) {
-				@SuppressWarnings("unchecked")
-				Map<Object, Object> refill = (Map<Object, Object>) old;
-				writes.add(new PendingWrite(target + " property '" + property + "'", () -> {
-					refill.clear();
-					refill.putAll(replacement);
-				}));
-			}
-			else if (before != null && after != null && before.getClass() == after.getClass()
-					&& !simple(before.getClass()) && depth < MAX_DEPTH) {
+			else if (before != null && after != null && !simple(before.getClass()) && depth < MAX_DEPTH) {
+				// Boot binds a getter-only nested object in place: so do we, property by property
 				plan(before, after, target, property + ".", writes, depth + 1);
 			}
-			else {
-				throw new IllegalStateException(property);
-			}
+			// a simple value with a getter only is not bound by Boot: not ours to write
 		}
 	}
 
-	/** Whether two values hold the same state, comparing nested objects field by field. */
+	/** Whether two values hold the same state, comparing nested objects property by property. */
 	private static boolean same(@Nullable Object a, @Nullable Object b, int depth) {
 		if (Objects.deepEquals(a, b)) {
 			return true;
@@ -117,59 +127,62 @@ final class PropertiesCopier {
 		if (simple(a.getClass())) {
 			return false;
 		}
-		return fields(a.getClass()).stream()
-			.allMatch((field) -> same(field.handle().get(a), field.handle().get(b), depth + 1));
+		return accessors(a.getClass()).stream()
+			.allMatch((accessor) -> same(get(accessor.getter(), a), get(accessor.getter(), b), depth + 1));
 	}
 
-	private static boolean mutable(Collection<?> collection) {
-		try {
-			collection.addAll(List.of());
-			return !collection.getClass().getName().startsWith("java.util.ImmutableCollections");
-		}
-		catch (UnsupportedOperationException ex) {
-			return false;
-		}
+	private static @Nullable Object get(Method getter, Object instance) {
+		return ReflectionUtils.invokeMethod(getter, instance);
 	}
 
-	private static boolean mutable(Map<?, ?> map) {
-		try {
-			map.putAll(Map.of());
-			return !map.getClass().getName().startsWith("java.util.ImmutableCollections");
-		}
-		catch (UnsupportedOperationException ex) {
-			return false;
-		}
+	private static boolean aggregate(Class<?> type) {
+		return Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type) || type.isArray();
 	}
 
 	private static boolean simple(Class<?> type) {
 		return BeanUtils.isSimpleValueType(type) || type.isArray() || type.getName().startsWith("java.");
 	}
 
-	private static List<FieldHandle> fields(Class<?> type) {
+	private static List<Accessor> accessors(Class<?> type) {
 		return cache.computeIfAbsent(type, PropertiesCopier::introspect);
 	}
 
-	private static List<FieldHandle> introspect(Class<?> type) {
-		List<FieldHandle> fields = new ArrayList<>();
-		ReflectionUtils.doWithFields(type, (field) -> {
-			try {
-				VarHandle handle = MethodHandles.privateLookupIn(field.getDeclaringClass(), MethodHandles.lookup())
-					.unreflectVarHandle(field);
-				fields.add(new FieldHandle(field, handle));
+	private static List<Accessor> introspect(Class<?> type) {
+		List<Accessor> accessors = new ArrayList<>();
+		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(type)) {
+			Method getter = descriptor.getReadMethod();
+			if (getter == null || getter.getDeclaringClass() == Object.class) {
+				continue;
 			}
-			catch (IllegalAccessException ex) {
-				throw new IllegalStateException("Cannot access " + field, ex);
+			Method setter = descriptor.getWriteMethod();
+			ReflectionUtils.makeAccessible(getter);
+			if (setter != null) {
+				ReflectionUtils.makeAccessible(setter);
 			}
-		}, (field) -> !Modifier.isStatic(field.getModifiers()) && !field.isSynthetic());
-		return List.copyOf(fields);
+			accessors.add(new Accessor(descriptor.getName(), getter, setter,
+					(setter != null) ? null : replaceableField(type, descriptor)));
+		}
+		return List.copyOf(accessors);
 	}
 
-	/** A field and its handle. */
-	private record FieldHandle(Field field, VarHandle handle) {
-
-		boolean isFinal() {
-			return Modifier.isFinal(this.field.getModifiers());
+	/** The non-final field behind a getter-only aggregate property, which can be replaced by reference. */
+	private static @Nullable VarHandle replaceableField(Class<?> type, PropertyDescriptor descriptor) {
+		Field field = ReflectionUtils.findField(type, descriptor.getName());
+		if (field == null || Modifier.isFinal(field.getModifiers()) || Modifier.isStatic(field.getModifiers())
+				|| !field.getType().isAssignableFrom(descriptor.getPropertyType())) {
+			return null;
 		}
+		try {
+			return MethodHandles.privateLookupIn(field.getDeclaringClass(), MethodHandles.lookup())
+				.unreflectVarHandle(field);
+		}
+		catch (IllegalAccessException ex) {
+			return null;
+		}
+	}
+
+	/** A bound property: its getter, its setter if any, else the field that may be replaced. */
+	private record Accessor(String name, Method getter, @Nullable Method setter, @Nullable VarHandle field) {
 
 	}
 

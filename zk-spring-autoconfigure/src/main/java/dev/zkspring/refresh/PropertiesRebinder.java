@@ -73,7 +73,8 @@ final class PropertiesRebinder {
 	 * @throws ZkConfigChangeRejectedException naming the key and the bean when binding, validation
 	 * or copying would fail
 	 */
-	void plan(Binder binder, RecordedBean.Properties properties, Object bean, String target, List<PendingWrite> writes) {
+	void plan(Binder binder, RecordedBean.Properties properties, Object bean, String beanName, String target,
+			List<PendingWrite> writes) {
 		Object fresh = BeanUtils.instantiateClass(bean.getClass());
 		Bindable<Object> bindable = properties.bindable().withExistingValue(fresh);
 		try {
@@ -82,15 +83,23 @@ final class PropertiesRebinder {
 		catch (BindException ex) {
 			throw rejection(properties.prefix(), target, ex);
 		}
+		int before = writes.size();
 		try {
 			PropertiesCopier.plan(bean, fresh, target, "", writes);
 		}
 		catch (IllegalStateException ex) {
 			String property = ex.getMessage();
 			throw new ZkConfigChangeRejectedException(properties.prefix() + "." + property, target,
-					"its property '" + property + "' is a final field that cannot take a new value in place; make "
-							+ "the field non-final",
+					"its property '" + property + "' has a getter only and a final field, so it cannot be replaced "
+							+ "without readers seeing it half refilled; add a setter",
 					null);
+		}
+		if (writes.size() > before) {
+			// derived state follows the properties it is computed from, as at startup
+			PendingWrite.Action callbacks = InitCallbacks.of(bean, beanName, this.context.getBeanFactory());
+			if (callbacks != null) {
+				writes.add(new PendingWrite(target + " init callbacks", callbacks));
+			}
 		}
 	}
 
@@ -139,8 +148,9 @@ final class PropertiesRebinder {
 				String key = (error instanceof FieldError field)
 						? invalid.getValidationErrors().getName() + "." + dashed(field.getField())
 						: invalid.getValidationErrors().getName().toString();
-				return new ZkConfigChangeRejectedException(key, target,
-						"the new configuration fails validation: " + key + " " + error.getDefaultMessage(), ex);
+				// the constraint's name, never its message: a message may interpolate the rejected value
+				return new ZkConfigChangeRejectedException(key, target, "the new configuration fails validation: "
+						+ key + " violates " + constraint(error), null);
 			}
 		}
 		ConfigurationPropertyName name = ex.getName();
@@ -149,8 +159,17 @@ final class PropertiesRebinder {
 		while (root.getCause() != null) {
 			root = root.getCause();
 		}
+		// no cause attached: Boot's and converters' messages quote the value
 		return new ZkConfigChangeRejectedException(key, target, "the new value of " + key + " cannot be bound to "
-				+ ex.getTarget().getType() + " (" + root.getClass().getName() + ")", ex);
+				+ ex.getTarget().getType() + " (" + root.getClass().getName() + ")", null);
+	}
+
+	private static String constraint(ObjectError error) {
+		String code = error.getCode();
+		if (code == null) {
+			return "a validation rule";
+		}
+		return Character.isUpperCase(code.charAt(0)) ? "@" + code : "the rule '" + code + "'";
 	}
 
 	private static String dashed(String path) {

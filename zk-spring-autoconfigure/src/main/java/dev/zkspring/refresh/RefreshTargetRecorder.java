@@ -1,6 +1,7 @@
 package dev.zkspring.refresh;
 
 import java.lang.ref.ReferenceQueue;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -17,6 +18,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.InstantiationAwareBeanPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -151,19 +154,27 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 		if (AnnotatedElementUtils.hasAnnotation(ClassUtils.getUserClass(bean), RefreshScope.class)) {
 			return true;
 		}
-		ConfigurableApplicationContext context = context();
-		if (!context.getBeanFactory().containsBeanDefinition(beanName)) {
-			return false;
+		Method factoryMethod = factoryMethod(beanName);
+		return factoryMethod != null && AnnotatedElementUtils.hasAnnotation(factoryMethod, RefreshScope.class);
+	}
+
+	private @Nullable Method factoryMethod(String beanName) {
+		ConfigurableListableBeanFactory beanFactory = context().getBeanFactory();
+		if (!beanFactory.containsBeanDefinition(beanName)) {
+			return null;
 		}
-		BeanDefinition definition = context.getBeanFactory().getMergedBeanDefinition(beanName);
-		return definition instanceof RootBeanDefinition root && root.getResolvedFactoryMethod() != null
-				&& AnnotatedElementUtils.hasAnnotation(root.getResolvedFactoryMethod(), RefreshScope.class);
+		BeanDefinition definition = beanFactory.getMergedBeanDefinition(beanName);
+		return (definition instanceof RootBeanDefinition root) ? root.getResolvedFactoryMethod() : null;
 	}
 
 	private void record(Object bean, String beanName, long instantiated) {
 		Class<?> type = ClassUtils.getUserClass(bean);
 		ClassTargets targets = ClassTargets.of(type);
 		List<String> unrefreshable = new ArrayList<>(targets.unrefreshable());
+		Method factoryMethod = factoryMethod(beanName);
+		if (factoryMethod != null) {
+			unrefreshable.addAll(ClassTargets.factoryMethodValues(factoryMethod));
+		}
 		RecordedBean.Properties properties = properties(bean, beanName, unrefreshable);
 		if (!unrefreshable.isEmpty() && this.warned.add(beanName)) {
 			logger.warn("@RefreshScope bean '" + beanName + "' (" + type.getName() + ") cannot refresh "
@@ -226,7 +237,13 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 			unrefreshable.add("its @ConfigurationProperties (no constructor without parameters to bind a fresh copy)");
 			return null;
 		}
-		unrefreshable.addAll(PropertiesCopier.unrefreshable(bean.getClass()));
+		List<String> unsafe = PropertiesCopier.unsafe(bean.getClass());
+		if (!unsafe.isEmpty()) {
+			throw new BeanInitializationException("@RefreshScope @ConfigurationProperties bean '" + beanName + "' ("
+					+ bean.getClass().getName() + ") cannot be rebound safely: " + String.join(", ", unsafe)
+					+ ". Refilling such a collection in place lets other threads see it empty or half filled. Add a "
+					+ "setter for it (the refresh then replaces it by reference), or make its field non-final.");
+		}
 		String prefix = properties.getAnnotation().prefix();
 		@SuppressWarnings("unchecked")
 		Bindable<Object> bindable = (Bindable<Object>) Bindable.of(target.getType())

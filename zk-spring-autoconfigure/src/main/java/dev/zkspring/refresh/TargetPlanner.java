@@ -55,7 +55,7 @@ final class TargetPlanner {
 		// bound again whatever changed: a property may be derived from a key outside the prefix
 		if (properties != null) {
 			try {
-				this.rebinder.plan(binder(), properties, instance, bean.describeProperties(), writes);
+				this.rebinder.plan(binder(), properties, instance, bean.name(), bean.describeProperties(), writes);
 			}
 			catch (BeanInstantiationException ex) {
 				throw new ZkConfigChangeRejectedException(properties.prefix(), bean.describeProperties(),

@@ -17,10 +17,13 @@ import java.lang.annotation.Target;
 @Documented
 public @interface ZkConfigListener {
 
-	/** Exact keys, such as {@code shop.greeting}, whose change calls the method. */
+	/**
+	 * Keys, such as {@code shop.max-items} or {@code shop.items[0]}, whose change calls the method;
+	 * matched by Boot's relaxed names, so {@code shop.maxItems} in a document matches too.
+	 */
 	String[] keys() default {};
 
-	/** Key prefixes, such as {@code shop}, that match the prefix itself and every key below it. */
+	/** Key prefixes, such as {@code shop}, that match the prefix itself and every key below it (relaxed names). */
 	String[] prefixes() default {};
 
 }

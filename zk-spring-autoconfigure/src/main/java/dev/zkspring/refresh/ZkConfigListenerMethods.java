@@ -5,16 +5,19 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -53,7 +56,7 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 			ReflectionUtils.makeAccessible(invocable);
 			this.listeners.add(new Listener(new WeakReference<>(bean), beanName, invocable, kind,
-					List.of(annotation.keys()), List.of(annotation.prefixes())));
+					names(annotation.keys(), method, beanName), names(annotation.prefixes(), method, beanName)));
 		});
 		return bean;
 	}
@@ -85,6 +88,30 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 		}
 	}
 
+	private static List<ConfigurationPropertyName> names(String[] keys, Method method, String beanName) {
+		List<ConfigurationPropertyName> names = new ArrayList<>();
+		for (String key : keys) {
+			ConfigurationPropertyName name = name(key);
+			if (name == null) {
+				throw new BeanInitializationException("@ZkConfigListener method '" + method.getName() + "' of bean '"
+						+ beanName + "' names '" + key + "', which is not a property name; write it as in "
+						+ "application.properties, such as shop.max-items or shop.items[0]");
+			}
+			names.add(name);
+		}
+		return List.copyOf(names);
+	}
+
+	private static @Nullable ConfigurationPropertyName name(String key) {
+		try {
+			ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
+			return name.isEmpty() ? null : name;
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
 	private static Kind kind(Method method, String beanName) {
 		Type[] parameters = method.getGenericParameterTypes();
 		if (parameters.length == 0) {
@@ -109,20 +136,25 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 
 	}
 
-	/** One listener method of one bean. */
-	private record Listener(WeakReference<Object> bean, String beanName, Method method, Kind kind, List<String> keys,
-			List<String> prefixes) {
+	/** One listener method of one bean; keys and prefixes match by Boot's canonical (relaxed) names. */
+	private record Listener(WeakReference<Object> bean, String beanName, Method method, Kind kind,
+			List<ConfigurationPropertyName> keys, List<ConfigurationPropertyName> prefixes) {
 
 		boolean matches(ZkConfigChange change) {
-			String key = change.key();
 			if (this.keys.isEmpty() && this.prefixes.isEmpty()) {
 				return true;
 			}
-			if (this.keys.contains(key)) {
-				return true;
+			ConfigurationPropertyName key = name(change.key());
+			if (key == null) {
+				return false;
 			}
-			for (String prefix : this.prefixes) {
-				if (key.equals(prefix) || key.startsWith(prefix + ".") || key.startsWith(prefix + "[")) {
+			for (ConfigurationPropertyName exact : this.keys) {
+				if (exact.equals(key)) {
+					return true;
+				}
+			}
+			for (ConfigurationPropertyName prefix : this.prefixes) {
+				if (prefix.equals(key) || prefix.isAncestorOf(key)) {
 					return true;
 				}
 			}

@@ -19,8 +19,8 @@ enum BadDocument {
 
 	EMPTY_KEY("{\"shop\":{\"\":\"" + BadDocument.SECRET + "\"}}", "the document has an empty key under 'shop'", "shop."),
 
-	UNBINDABLE_KEY("{\"shop\":{\"great greeting\":\"" + BadDocument.SECRET + "\"}}",
-			"the key 'shop.great greeting' cannot be bound", "shop.great greeting");
+	UNBINDABLE_KEY("{\"shop\":{\"great]greeting\":\"" + BadDocument.SECRET + "\"}}",
+			"the key 'shop.great]greeting' cannot be bound", "shop.great]greeting");
 
 	/** A value that must never appear in a log line, an event or an exception. */
 	static final String SECRET = "s3cr3t-value";

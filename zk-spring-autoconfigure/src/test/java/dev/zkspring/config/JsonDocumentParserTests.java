@@ -81,9 +81,22 @@ class JsonDocumentParserTests {
 	void emptyKeysAndKeysSpringCannotBindAreRejectedNamingTheKey() {
 		assertRejectedKey("{\"\":1}", "the document has an empty key at its root", "");
 		assertRejectedKey("{\"a\":{\"\":1}}", "the document has an empty key under 'a'", "a.");
-		assertRejectedKey("{\"a\":{\"b c\":1}}", "the key 'a.b c' cannot be bound", "a.b c");
-		assertRejectedKey("{\"a..b\":1}", "the key 'a..b' cannot be bound", "a..b");
+		assertRejectedKey("{\"a\":{\"b]c\":1}}", "the key 'a.b]c' cannot be bound", "a.b]c");
 		assertRejectedKey("{\"a[0]\":1}", "the key 'a[0]' cannot be bound", "a[0]");
+	}
+
+	@Test
+	void keysThatAreNotPlainPropertyNamesBecomeVerbatimMapKeys() throws Exception {
+		assertThat(parse("{\"routes\":{\"/api/**\":\"a\",\"b c\":\"b\",\"x:y\":\"c\",\"a..b\":\"d\","
+				+ "\"[/v1/*]\":\"e\",\"com.example\":\"f\"}}"))
+			.containsExactly(entry("routes[/api/**]", "a"), entry("routes[b c]", "b"), entry("routes[x:y]", "c"),
+					entry("routes[a..b]", "d"), entry("routes[/v1/*]", "e"), entry("routes.com.example", "f"));
+	}
+
+	@Test
+	void anEmptyArrayOrObjectIsAnEmptyValueAsInBootsYaml() throws Exception {
+		assertThat(parse("{\"shop\":{\"items\":[],\"labels\":{},\"name\":\"x\"}}"))
+			.containsExactly(entry("shop.items", ""), entry("shop.labels", ""), entry("shop.name", "x"));
 	}
 
 	@Test

@@ -26,6 +26,10 @@ public class TestPropertySourceLocator implements PropertySourceLocator {
 		if (!environment.getProperty("test.locator.enabled", Boolean.class, false)) {
 			return List.of();
 		}
+		if (environment.getProperty("test.locator.fail", Boolean.class, false)) {
+			// a user's locator whose message quotes a value it read
+			throw new IllegalStateException("cannot parse '" + BadDocument.SECRET + "'");
+		}
 		if (client.checkExists().forPath(ZNODE) == null) {
 			return List.of();
 		}

@@ -174,7 +174,8 @@ class PropertiesRefreshIntegrationTests {
 
 		private List<String> items = new ArrayList<>();
 
-		private final Map<String, String> labels = new LinkedHashMap<>();
+		// a getter only: the refresh replaces it through its field, by reference
+		private Map<String, String> labels = new LinkedHashMap<>();
 
 		private final Owner owner = new Owner();
 

@@ -1,0 +1,131 @@
+package dev.zkspring.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.config.ConfigTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What a Boot user expects of the documents: log levels applied at startup and on change (falling
+ * back when removed), {@code []} clearing a lower source's list, map keys with {@code / . : *} bound
+ * verbatim, environment-like higher sources still winning.
+ */
+class ZkConfigBootShapeIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	private static final String DEMO = "dev.zkspring.demo.zk";
+
+	private static final String LOWER = "dev.zkspring.demo.lower";
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		ConfigTestSupport.deleteAll(this.writer, "/config");
+		LoggingSystem system = LoggingSystem.get(getClass().getClassLoader());
+		system.setLogLevel(DEMO, null);
+		system.setLogLevel(LOWER, null);
+	}
+
+	@Test
+	void logLevelsFromZooKeeperApplyAtStartupAndOnChangeAndFallBackWhenRemoved() throws Exception {
+		write(this.writer, "/config/orders",
+				"{\"logging\":{\"level\":{\"dev.zkspring.demo.zk\":\"debug\",\"dev.zkspring.demo.lower\":\"trace\"}}}");
+		LoggingSystem system = LoggingSystem.get(getClass().getClassLoader());
+		try (ConfigurableApplicationContext context = run()) {
+			assertThat(level(system, DEMO)).isEqualTo(LogLevel.DEBUG);
+			assertThat(level(system, LOWER)).as("ZooKeeper wins over the packaged yml").isEqualTo(LogLevel.TRACE);
+			write(this.writer, "/config/orders",
+					"{\"logging\":{\"level\":{\"dev.zkspring.demo.zk\":\"warn\",\"dev.zkspring.demo.lower\":\"trace\"}}}");
+			await().atMost(WAIT).until(() -> level(system, DEMO) == LogLevel.WARN);
+			write(this.writer, "/config/orders", "{\"other\":1}");
+			await().atMost(WAIT).until(() -> level(system, LOWER) == LogLevel.ERROR);
+			assertThat(level(system, DEMO)).as("no source left: the default").isNull();
+		}
+	}
+
+	@Test
+	void anEmptyArrayClearsAListOfALowerSourceAndMapKeysWithSpecialCharactersBindVerbatim() throws Exception {
+		write(this.writer, "/config/orders", "{\"routing\":{\"hosts\":[],\"routes\":{\"/api/**\":\"api\","
+				+ "\"svc:8080\":\"svc\",\"a b\":\"space\",\"[/v1/*]\":\"v1\"}}}");
+		try (ConfigurableApplicationContext context = run()) {
+			Routing routing = Binder.get(context.getEnvironment()).bind("routing", Bindable.of(Routing.class)).get();
+			assertThat(routing.getHosts()).as("[] in ZooKeeper clears the yml's list").isEmpty();
+			assertThat(routing.getRoutes()).containsEntry("/api/**", "api")
+				.containsEntry("svc:8080", "svc")
+				.containsEntry("a b", "space")
+				.containsEntry("/v1/*", "v1");
+		}
+	}
+
+	private ConfigurableApplicationContext run(String... args) {
+		List<String> all = new ArrayList<>(List.of("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots));
+		all.addAll(List.of(args));
+		return ConfigTestSupport.run(all.toArray(String[]::new));
+	}
+
+	private static LogLevel level(LoggingSystem system, String logger) {
+		var configuration = system.getLoggerConfiguration(logger);
+		return (configuration != null) ? configuration.getConfiguredLevel() : null;
+	}
+
+	@ConfigurationProperties("routing")
+	public static class Routing {
+
+		private List<String> hosts = new ArrayList<>();
+
+		private Map<String, String> routes = new LinkedHashMap<>();
+
+		public List<String> getHosts() {
+			return this.hosts;
+		}
+
+		public void setHosts(List<String> hosts) {
+			this.hosts = hosts;
+		}
+
+		public Map<String, String> getRoutes() {
+			return this.routes;
+		}
+
+		public void setRoutes(Map<String, String> routes) {
+			this.routes = routes;
+		}
+
+	}
+
+}

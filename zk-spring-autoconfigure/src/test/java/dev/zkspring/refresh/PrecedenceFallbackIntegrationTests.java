@@ -1,0 +1,117 @@
+package dev.zkspring.refresh;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
+import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
+import static dev.zkspring.refresh.RefreshTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Environment variables outrank ZooKeeper at startup and after a change; a removed key falls back. */
+class PrecedenceFallbackIntegrationTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private CuratorFramework writer;
+
+	@TempDir
+	Path snapshots;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = RefreshTestSupport.runner(zk, this.snapshots)
+			.withUserConfiguration(Enable.class)
+			// as if SHOP_GREETING were set in the process environment
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("SHOP_GREETING", "from-env"))));
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		RefreshTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void anEnvironmentVariableOutranksZooKeeperAtStartupAndAfterAChange() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'greeting':'from-zk','packaged':'from-zk'}}");
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			assertThat(shop.getGreeting()).isEqualTo("from-env");
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'shop':{'greeting':'from-zk-2','packaged':'from-zk-2'}}");
+			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
+			assertThat(shop.getPackaged()).isEqualTo("from-zk-2");
+			assertThat(shop.getGreeting()).isEqualTo("from-env");
+		});
+	}
+
+	@Test
+	void aKeyRemovedFromAPropertiesPrefixFallsBackToThePackagedConfiguration() throws Exception {
+		write(this.writer, ZNODE, "{'shop':{'packaged':'from-zk'}}");
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			assertThat(shop.getPackaged()).isEqualTo("from-zk");
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'shop':{'other':'x'}}");
+			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
+			assertThat(shop.getPackaged()).isEqualTo("from-yml");
+		});
+	}
+
+	@EnableConfigurationProperties(Shop.class)
+	static class Enable {
+
+	}
+
+	@RefreshScope
+	@ConfigurationProperties("shop")
+	public static class Shop {
+
+		private String greeting = "default";
+
+		private String packaged = "default";
+
+		public String getGreeting() {
+			return this.greeting;
+		}
+
+		public void setGreeting(String greeting) {
+			this.greeting = greeting;
+		}
+
+		public String getPackaged() {
+			return this.packaged;
+		}
+
+		public void setPackaged(String packaged) {
+			this.packaged = packaged;
+		}
+
+	}
+
+}

@@ -1,0 +1,143 @@
+package dev.zkspring.refresh;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.zkspring.config.ZkConfigChange;
+import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
+import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
+import static dev.zkspring.refresh.RefreshTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** What cannot be refreshed is said at startup; listener keys match by Boot's relaxed names. */
+@ExtendWith(OutputCaptureExtension.class)
+class RefreshDiagnosticsIntegrationTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private CuratorFramework writer;
+
+	@TempDir
+	Path snapshots;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = RefreshTestSupport.runner(zk, this.snapshots);
+		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','maxItems':3,'items':['a']}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		RefreshTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void aValueOnABeanMethodParameterOfARefreshScopedBeanIsNamedInAStartupWarning(CapturedOutput output) {
+		this.runner.withUserConfiguration(BeanMethodConfiguration.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("@RefreshScope bean 'greeter'")
+				.contains("parameter 'greeting' of @Bean method 'greeter'");
+		});
+	}
+
+	@Test
+	void aFluentValueSetterIsNamedInAStartupWarning(CapturedOutput output) {
+		this.runner.withBean("fluent", Fluent.class, Fluent::new).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("@RefreshScope bean 'fluent'").contains("method 'greeting' (it returns Fluent");
+		});
+	}
+
+	@Test
+	void listenerKeysMatchRelaxedNamesAndListIndices() throws Exception {
+		this.runner.withBean("listener", Listener.class, Listener::new).run((context) -> {
+			Listener listener = context.getBean(Listener.class);
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'shop':{'greeting':'hi','maxItems':4,'items':['b']}}");
+			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
+			await().atMost(WAIT).until(() -> listener.byKey.size() == 1 && listener.byIndex.size() == 1);
+			assertThat(listener.byKey.get(0)).extracting(ZkConfigChange::key).containsExactly("shop.maxItems");
+			assertThat(listener.byIndex.get(0)).extracting(ZkConfigChange::key).containsExactly("shop.items[0]");
+			assertThat(listener.byPrefix.get(0)).extracting(ZkConfigChange::key)
+				.containsExactlyInAnyOrder("shop.maxItems", "shop.items[0]");
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BeanMethodConfiguration {
+
+		@Bean
+		@RefreshScope
+		Greeter greeter(@Value("${shop.greeting}") String greeting) {
+			return new Greeter(greeting);
+		}
+
+	}
+
+	record Greeter(String greeting) {
+
+	}
+
+	@RefreshScope
+	static class Fluent {
+
+		volatile String greeting;
+
+		@Value("${shop.greeting}")
+		Fluent greeting(String greeting) {
+			this.greeting = greeting;
+			return this;
+		}
+
+	}
+
+	static class Listener {
+
+		final List<List<ZkConfigChange>> byKey = new CopyOnWriteArrayList<>();
+
+		final List<List<ZkConfigChange>> byIndex = new CopyOnWriteArrayList<>();
+
+		final List<List<ZkConfigChange>> byPrefix = new CopyOnWriteArrayList<>();
+
+		@ZkConfigListener(keys = "shop.max-items")
+		void maxItems(List<ZkConfigChange> changes) {
+			this.byKey.add(changes);
+		}
+
+		@ZkConfigListener(keys = "shop.items[0]")
+		void firstItem(List<ZkConfigChange> changes) {
+			this.byIndex.add(changes);
+		}
+
+		@ZkConfigListener(prefixes = "SHOP")
+		void shop(List<ZkConfigChange> changes) {
+			this.byPrefix.add(changes);
+		}
+
+	}
+
+}

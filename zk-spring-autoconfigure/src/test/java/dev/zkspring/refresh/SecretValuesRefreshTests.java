@@ -1,0 +1,115 @@
+package dev.zkspring.refresh;
+
+import java.nio.file.Path;
+
+import jakarta.validation.constraints.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.validation.annotation.Validated;
+
+import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
+import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
+import static dev.zkspring.refresh.RefreshTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** A secret value in a refused change (validation that interpolates it, a failed conversion) is never printed. */
+@ExtendWith(OutputCaptureExtension.class)
+class SecretValuesRefreshTests {
+
+	private static final String SECRET = "s3cr3t-Value";
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private CuratorFramework writer;
+
+	@TempDir
+	Path snapshots;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.runner = RefreshTestSupport.runner(zk, this.snapshots).withUserConfiguration(Enable.class);
+		write(this.writer, ZNODE, "{'vault':{'token':'abc','port':1}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		RefreshTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void aValidationMessageThatInterpolatesTheValueNeverPrintsIt(CapturedOutput output) throws Exception {
+		this.runner.run((context) -> {
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'vault':{'token':'" + SECRET + "','port':1}}");
+			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
+			assertThat(events.rejections.get(0).getReason()).contains("vault.token").contains("@Pattern");
+			assertThat(events.rejections.get(0).toString()).doesNotContain(SECRET);
+			assertThat(output).contains("Refused the configuration change of znode " + ZNODE).doesNotContain(SECRET);
+		});
+	}
+
+	@Test
+	void anUnconvertibleValueNeverPrintsIt(CapturedOutput output) throws Exception {
+		this.runner.run((context) -> {
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'vault':{'token':'abc','port':'" + SECRET + "'}}");
+			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
+			assertThat(events.rejections.get(0).getKey()).isEqualTo("vault.port");
+			assertThat(events.rejections.get(0).getReason()).doesNotContain(SECRET);
+			assertThat(output).contains("Refused the configuration change of znode " + ZNODE).doesNotContain(SECRET);
+		});
+	}
+
+	@EnableConfigurationProperties(Vault.class)
+	static class Enable {
+
+	}
+
+	@RefreshScope
+	@Validated
+	@ConfigurationProperties("vault")
+	public static class Vault {
+
+		@Pattern(regexp = "[a-z]+", message = "must be lower case letters, not '${validatedValue}'")
+		private String token;
+
+		private int port;
+
+		public String getToken() {
+			return this.token;
+		}
+
+		public void setToken(String token) {
+			this.token = token;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+	}
+
+}
