@@ -112,13 +112,16 @@ final class PathOwner {
 				}
 				continue;
 			}
+			catch (KeeperException.NoAuthException ex) {
+				throw ownedByOthers(node, "is not readable by this identity");
+			}
 			if (!this.checked || ours(root, acl)) {
 				return;
 			}
 			if (!this.repair) {
 				throw new ZkStartupException("Znode " + node + " is not creator-only for this application's identity "
-						+ "(zk.auth.*): its ACL is " + describe(acl) + ", so other ZooKeeper users may delete and add "
-						+ "nodes beside zk-spring's locks and leadership nodes under it.",
+						+ "(zk.auth.*): its ACL is " + describe(acl) + ", so others may delete and add nodes beside "
+						+ "zk-spring's lock and leadership nodes under it.",
 						"Delete " + node + " (deleteall in zkCli) while no instance runs, and zk-spring re-creates it "
 								+ "creator-only; or set its ACL to this application's identity (in zkCli: addauth "
 								+ "digest <user>:<password>, then setAcl " + node + " auth::cdrwa); or set "
@@ -131,11 +134,7 @@ final class PathOwner {
 				continue;
 			}
 			catch (KeeperException.NoAuthException ex) {
-				throw new ZkStartupException("Znode " + node + " is not creator-only for this application's identity "
-						+ "(zk.auth.*): its ACL is " + describe(acl) + ", and zk.auth.repair-acls cannot change it: "
-						+ "this identity lacks the ADMIN permission on it.",
-						"Ask whoever owns " + node + " to delete it or to give it this application's ACL, or choose "
-								+ "paths of your own with zk.namespace, zk.lock.root and zk.leader.root.");
+				throw ownedByOthers(node, "is " + describe(acl));
 			}
 			logger.warn("Made znode " + node + " creator-only for this application (zk.auth.repair-acls); its ACL was "
 					+ describe(acl));
@@ -145,6 +144,14 @@ final class PathOwner {
 			}
 			return;
 		}
+	}
+
+	private static ZkStartupException ownedByOthers(String node, String acl) {
+		return new ZkStartupException("Znode " + node + " is not creator-only for this application's identity "
+				+ "(zk.auth.*) and zk-spring may not make it so: its ACL " + acl + ", and this identity lacks the "
+				+ "ADMIN permission on it.",
+				"Ask whoever owns " + node + " to delete it or to give it this application's ACL, or choose paths of "
+						+ "your own with zk.namespace, zk.lock.root and zk.leader.root.");
 	}
 
 	/** Whether we created the node; false when someone else did first. */
@@ -173,21 +180,25 @@ final class PathOwner {
 				&& acl.stream().allMatch((entry) -> entry.getPerms() == ZooDefs.Perms.ALL && ids.contains(entry.getId()));
 	}
 
-	/** Asked of the server (whoAmI), which knows how it digests credentials; computed for older servers. */
+	/**
+	 * The ids ZooKeeper puts in the ACL of a node we create creator-only. The digest one is computed as the
+	 * server does (whose whoAmI shows only the user name, which anyone can claim with another password);
+	 * others, such as the x509 one of a TLS client certificate, are asked of the server (whoAmI, 3.7+).
+	 */
 	private Set<Id> identity(CuratorFramework client) throws Exception {
 		Set<Id> ids = this.identity;
 		if (ids == null) {
 			ids = new HashSet<>();
+			if ("digest".equals(this.scheme) && this.credentials != null) {
+				ids.add(new Id("digest", DigestAuthenticationProvider.generateDigest(this.credentials)));
+			}
 			List<ClientInfo> infos = client.getZookeeperClient().getZooKeeper().whoAmI();
 			if (infos != null) {
 				for (ClientInfo info : infos) {
-					if (!"ip".equals(info.getAuthScheme())) {
+					if (!"ip".equals(info.getAuthScheme()) && !"digest".equals(info.getAuthScheme())) {
 						ids.add(new Id(info.getAuthScheme(), info.getUser()));
 					}
 				}
-			}
-			if (ids.isEmpty() && "digest".equals(this.scheme) && this.credentials != null) {
-				ids.add(new Id("digest", DigestAuthenticationProvider.generateDigest(this.credentials)));
 			}
 			this.identity = ids;
 		}
