@@ -191,6 +191,23 @@ class OwnedPathsIntegrationTests {
 	}
 
 	@Test
+	void lockRootIsCheckedAtFirstUseWhenTheClientWasNotConnectedAtStartup() throws Exception {
+		ZkProperties properties = new ZkProperties();
+		properties.getAuth().setCredentials("app:s3cret");
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+		this.clients.add(client);
+		ZkProperties.Lock lock = new ZkProperties.Lock();
+		lock.setRoot("/late-locks");
+		ZkLockTemplate template = new ZkLockTemplate(client, lock, (event) -> {
+		});
+		ZkClientFactory.start(client, Duration.ofSeconds(10));
+		zk.newClient().create().forPath("/late-locks");
+		assertThatExceptionOfType(ZkStartupException.class)
+			.isThrownBy(() -> template.execute("order-2", Duration.ofSeconds(1), () -> null))
+			.withMessageContaining("Znode /late-locks is not creator-only");
+	}
+
+	@Test
 	void aPathPlantedAfterStartupFailsItsFirstUse() throws Exception {
 		CuratorFramework client = appClient();
 		zk.newClient().create().forPath("/planted-later");
