@@ -31,6 +31,9 @@ final class PathOwner {
 
 	private static final Log logger = LogFactory.getLog(OwnedPaths.class);
 
+	/** Not Curator's default (the local address): the leader reads a group node's data as its last leader. */
+	private static final byte[] NO_DATA = new byte[0];
+
 	private final boolean checked;
 
 	private final boolean repair;
@@ -162,10 +165,10 @@ final class PathOwner {
 					.creatingParentsIfNeeded()
 					.withMode(CreateMode.PERSISTENT)
 					.withACL(ZooDefs.Ids.CREATOR_ALL_ACL)
-					.forPath(node);
+					.forPath(node, NO_DATA);
 			}
 			else {
-				root.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(node);
+				root.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(node, NO_DATA);
 			}
 			return true;
 		}

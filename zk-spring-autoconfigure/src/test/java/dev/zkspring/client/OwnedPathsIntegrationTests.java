@@ -228,6 +228,12 @@ class OwnedPathsIntegrationTests {
 				CuratorFramework client = context.getBean(CuratorFramework.class);
 				assertThat(client.checkExists().forPath("/open-leader").getEphemeralOwner()).isZero();
 				assertThat(client.checkExists().forPath("/open-leader/orders").getEphemeralOwner()).isZero();
+				// what a leader wrote there, never what the node was created with: nobody led before
+				ZkLeaderElection election = context.getBean(ZkLeaderElection.class);
+				await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
+				election.stop();
+				assertThat(client.getData().forPath("/open-leader/orders")).isEmpty();
+				assertThat(client.getData().forPath("/open-leader")).isEmpty();
 			});
 	}
 
