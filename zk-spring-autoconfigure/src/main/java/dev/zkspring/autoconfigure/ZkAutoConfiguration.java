@@ -47,7 +47,7 @@ public final class ZkAutoConfiguration {
 
 	static CuratorFramework startedClient(ZkProperties properties, @Nullable String connectString,
 			ObjectProvider<CuratorFrameworkCustomizer> customizers) {
-		CuratorFramework client = ZkClientFactory.create(properties, connectString,
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), connectString,
 				customizers.orderedStream().toList());
 		ZkClientFactory.start(client, properties.getConnectionTimeout());
 		return client;

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
+import dev.zkspring.client.ZkClientSettings;
 import dev.zkspring.leader.RevokePolicy;
 
 /**
@@ -129,6 +130,22 @@ public class ZkProperties {
 		return this.quartz;
 	}
 
+	/**
+	 * The values the client is built from, for the client package, which does not know these properties.
+	 * @return the settings of {@code zk.namespace}, the timeouts, {@code zk.retry.*}, {@code zk.auth.*} and
+	 * {@code zk.ssl.*}
+	 */
+	public ZkClientSettings toClientSettings() {
+		Ssl ssl = this.ssl;
+		return new ZkClientSettings(this.namespace, this.sessionTimeout, this.connectionTimeout,
+				new ZkClientSettings.Retry(this.retry.getBaseSleep(), this.retry.getMaxRetries(),
+						this.retry.getMaxSleep()),
+				new ZkClientSettings.Auth(this.auth.getScheme(), this.auth.getCredentials(), this.auth.isRepairAcls()),
+				new ZkClientSettings.Tls(ssl.isEnabled(), ssl.getKeyStore(), ssl.getKeyStorePassword(),
+						ssl.getKeyStoreType(), ssl.getTrustStore(), ssl.getTrustStorePassword(), ssl.getTrustStoreType(),
+						ssl.isHostnameVerification()));
+	}
+
 	/** How operations are retried while the connection is down (exponential backoff). */
 	public static class Retry {
 
@@ -176,6 +193,9 @@ public class ZkProperties {
 		/** Credentials for the scheme, such as user:password for digest; unset means no authentication. */
 		private @Nullable String credentials;
 
+		/** Whether a node zk-spring uses that others may also write is made creator-only instead of failing startup. */
+		private boolean repairAcls;
+
 		public String getScheme() {
 			return this.scheme;
 		}
@@ -190,6 +210,14 @@ public class ZkProperties {
 
 		public void setCredentials(@Nullable String credentials) {
 			this.credentials = credentials;
+		}
+
+		public boolean isRepairAcls() {
+			return this.repairAcls;
+		}
+
+		public void setRepairAcls(boolean repairAcls) {
+			this.repairAcls = repairAcls;
 		}
 
 	}
@@ -218,7 +246,7 @@ public class ZkProperties {
 		/** Type of the trust store, such as PKCS12 or JKS; unset means detect it from the file name. */
 		private @Nullable String trustStoreType;
 
-		/** Whether the server's certificate must match the host name it was reached by. */
+		/** Whether the server's certificate must match the host name it was reached by; only true is supported. */
 		private boolean hostnameVerification = true;
 
 		public boolean isEnabled() {

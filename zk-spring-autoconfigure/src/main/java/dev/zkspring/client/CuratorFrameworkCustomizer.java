@@ -11,7 +11,7 @@ public interface CuratorFrameworkCustomizer {
 
 	/**
 	 * Customize the builder of the application's one client.
-	 * @param builder the builder, already configured from {@code ZkProperties}
+	 * @param builder the builder, already configured from {@code zk.*}
 	 */
 	void customize(CuratorFrameworkFactory.Builder builder);
 

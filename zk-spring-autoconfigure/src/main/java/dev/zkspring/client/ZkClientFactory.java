@@ -16,10 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;
 
-import dev.zkspring.autoconfigure.ZkProperties;
-
 /**
- * The one place a {@link CuratorFramework} is built from {@link ZkProperties}. It needs no application
+ * The one place a {@link CuratorFramework} is built from {@link ZkClientSettings}. It needs no application
  * context, so the code that loads configuration before any bean exists and the auto-configuration
  * build the same client the same way.
  */
@@ -32,13 +30,13 @@ public final class ZkClientFactory {
 
 	/**
 	 * Build, but do not start, a client for the given ensemble.
-	 * @param properties the bound {@code zk.*} properties
+	 * @param settings the values of the bound {@code zk.*} properties
 	 * @param connectString where to connect: {@code zk.connect}, or the embedded server's address
 	 * @param customizers applied in order after the properties
 	 * @return a client that is not yet started
 	 * @throws ZkStartupException naming the property when a setting cannot work
 	 */
-	public static CuratorFramework create(ZkProperties properties, @Nullable String connectString,
+	public static CuratorFramework create(ZkClientSettings settings, @Nullable String connectString,
 			List<CuratorFrameworkCustomizer> customizers) {
 		if (!StringUtils.hasText(connectString)) {
 			throw new ZkStartupException(
@@ -48,18 +46,19 @@ public final class ZkClientFactory {
 							+ "To run without ZooKeeper, set zk.enabled=false.");
 		}
 		ConnectString.validate(connectString);
-		ZkProperties.Retry retry = properties.getRetry();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
-			.sessionTimeoutMs(millis("zk.session-timeout", properties.getSessionTimeout()))
-			.connectionTimeoutMs(millis("zk.connection-timeout", properties.getConnectionTimeout()))
-			.retryPolicy(retryPolicy(retry))
-			.namespace(namespace(properties.getNamespace()))
-			.zkClientConfig(ClientTls.clientConfig(properties.getSsl()));
-		applyAuth(builder, properties.getAuth());
+			.sessionTimeoutMs(millis("zk.session-timeout", settings.sessionTimeout()))
+			.connectionTimeoutMs(millis("zk.connection-timeout", settings.connectionTimeout()))
+			.retryPolicy(retryPolicy(settings.retry()))
+			.namespace(namespace(settings.namespace()))
+			.zkClientConfig(ClientTls.clientConfig(settings.tls()));
+		boolean authenticated = applyAuth(builder, settings.auth());
 		customizers.forEach((customizer) -> customizer.customize(builder));
+		ZooKeeperLogging.warnIfRepliesAreLogged();
 		CuratorFramework client = builder.build();
 		client.getConnectionStateListenable().addListener(new ConnectionStateLogger(connectString));
+		OwnedPaths.register(client, authenticated ? PathOwner.checking(settings.auth()) : PathOwner.unchecked());
 		return client;
 	}
 
@@ -91,6 +90,7 @@ public final class ZkClientFactory {
 					"Check that the ensemble in zk.connect is running and reachable from this host and that the "
 							+ "TLS settings (zk.ssl.*) match its client port, or raise zk.connection-timeout.");
 		}
+		checkNamespace(client);
 	}
 
 	/**
@@ -104,21 +104,37 @@ public final class ZkClientFactory {
 	public static boolean tryStart(CuratorFramework client, Duration connectionTimeout) {
 		int timeout = millis("zk.connection-timeout", connectionTimeout);
 		client.start();
+		boolean connected;
 		try {
-			return client.blockUntilConnected(timeout, TimeUnit.MILLISECONDS);
+			connected = client.blockUntilConnected(timeout, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+		if (connected) {
+			checkNamespace(client);
+		}
+		return connected;
 	}
 
-	private static void applyAuth(CuratorFrameworkFactory.Builder builder, ZkProperties.Auth auth) {
-		String credentials = auth.getCredentials();
-		if (credentials == null) {
-			return;
+	/** The namespace node is ours, or the client is closed and the startup fails naming it. */
+	private static void checkNamespace(CuratorFramework client) {
+		try {
+			OwnedPaths.ensureAtStartup(client, "/");
 		}
-		String scheme = auth.getScheme();
+		catch (RuntimeException ex) {
+			client.close();
+			throw ex;
+		}
+	}
+
+	private static boolean applyAuth(CuratorFrameworkFactory.Builder builder, ZkClientSettings.Auth auth) {
+		String credentials = auth.credentials();
+		if (credentials == null) {
+			return false;
+		}
+		String scheme = auth.scheme();
 		if (!StringUtils.hasText(scheme)) {
 			throw new ZkStartupException("zk.auth.scheme is empty while zk.auth.credentials is set.",
 					"Set zk.auth.scheme to the ZooKeeper authentication scheme, usually digest.");
@@ -131,21 +147,22 @@ public final class ZkClientFactory {
 		}
 		builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8))
 			.aclProvider(new CreatorOnlyAclProvider());
+		return true;
 	}
 
-	private static ExponentialBackoffRetry retryPolicy(ZkProperties.Retry retry) {
-		int baseSleep = millis("zk.retry.base-sleep", retry.getBaseSleep());
-		int maxSleep = millis("zk.retry.max-sleep", retry.getMaxSleep());
-		if (retry.getMaxRetries() < 0 || retry.getMaxRetries() > 29) {
-			throw new ZkStartupException("zk.retry.max-retries is " + retry.getMaxRetries() + ".",
+	private static ExponentialBackoffRetry retryPolicy(ZkClientSettings.Retry retry) {
+		int baseSleep = millis("zk.retry.base-sleep", retry.baseSleep());
+		int maxSleep = millis("zk.retry.max-sleep", retry.maxSleep());
+		if (retry.maxRetries() < 0 || retry.maxRetries() > 29) {
+			throw new ZkStartupException("zk.retry.max-retries is " + retry.maxRetries() + ".",
 					"Set zk.retry.max-retries between 0 and 29 (Curator's exponential backoff allows no more).");
 		}
 		if (maxSleep < baseSleep) {
-			throw new ZkStartupException("zk.retry.max-sleep (" + retry.getMaxSleep()
-					+ ") is shorter than zk.retry.base-sleep (" + retry.getBaseSleep() + ").",
+			throw new ZkStartupException("zk.retry.max-sleep (" + retry.maxSleep()
+					+ ") is shorter than zk.retry.base-sleep (" + retry.baseSleep() + ").",
 					"Set zk.retry.max-sleep to at least zk.retry.base-sleep.");
 		}
-		return new ExponentialBackoffRetry(baseSleep, retry.getMaxRetries(), maxSleep);
+		return new ExponentialBackoffRetry(baseSleep, retry.maxRetries(), maxSleep);
 	}
 
 	private static @Nullable String namespace(@Nullable String namespace) {

@@ -1,6 +1,7 @@
 /**
  * Builds, starts and watches the one {@code CuratorFramework} of an application from
- * {@code ZkProperties}: retry, timeouts, namespace, digest auth with creator-only ACLs, TLS.
+ * {@link dev.zkspring.client.ZkClientSettings}: retry, timeouts, namespace, digest auth with creator-only
+ * ACLs on the nodes it owns ({@link dev.zkspring.client.OwnedPaths}), TLS.
  * Connection-state changes become one log line and one {@link dev.zkspring.client.ZkConnectionStateChangedEvent} each;
  * the {@link dev.zkspring.client.SessionLease} says, without a round trip, whether the session is certainly alive now.
  */

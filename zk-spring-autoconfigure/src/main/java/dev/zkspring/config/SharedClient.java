@@ -68,7 +68,7 @@ final class SharedClient {
 			List<CuratorFrameworkCustomizer> customizers = SpringFactoriesLoader
 				.forDefaultResourceLocation(context.getClassLoader())
 				.load(CuratorFrameworkCustomizer.class);
-			CuratorFramework client = ZkClientFactory.create(properties, connect, customizers);
+			CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), connect, customizers);
 			boolean connected = ZkClientFactory.tryStart(client, properties.getConnectionTimeout());
 			return new SharedClient(server, client, String.valueOf(connect), connected, customizers);
 		}

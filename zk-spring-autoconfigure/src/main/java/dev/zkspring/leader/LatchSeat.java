@@ -16,6 +16,8 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import dev.zkspring.client.OwnedPaths;
+
 /**
  * One participation in the election: a {@link LeaderLatch} and the ZooKeeper-side confirmation of
  * its leadership. A seat whose node has gone, or belongs to an ended session, is closed and replaced.
@@ -39,6 +41,7 @@ final class LatchSeat implements Closeable {
 	}
 
 	void start() throws Exception {
+		OwnedPaths.ensure(this.client, this.latchPath);
 		this.latch.start();
 	}
 

@@ -24,6 +24,8 @@ import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 
+import dev.zkspring.client.OwnedPaths;
+
 /**
  * This instance's place in the leader election of its group, on the application's one
  * {@link CuratorFramework}. It acts as leader only after ZooKeeper confirms its latch node (see the
@@ -195,6 +197,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	@Override
 	public void start() {
+		OwnedPaths.ensureAtStartup(this.client, this.latchPath);
 		synchronized (this.monitor) {
 			if (this.running) {
 				return;

@@ -4,11 +4,14 @@ import java.util.Comparator;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
+
+import dev.zkspring.client.OwnedPaths;
 
 /**
  * The ZooKeeper side of a key: ephemeral sequential children of the key's container node, named
@@ -31,6 +34,7 @@ final class LockNodes {
 	 * prefix unique to this attempt, so nodes a failed or retried attempt may have left can be found.
 	 */
 	static String create(CuratorFramework client, String path, String attempt, boolean shared) throws Exception {
+		OwnedPaths.ensure(client, ZKPaths.getPathAndNode(path).getPath());
 		return client.create()
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)

@@ -15,6 +15,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 
 import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.OwnedPaths;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -47,6 +48,7 @@ public class ZkLockTemplate implements DisposableBean {
 		}
 		this.registry = new LockRegistry(client, validRoot(properties.getRoot()), properties.getMaxLocalHandoffs(),
 				properties.isInterruptOnLoss(), publisher);
+		OwnedPaths.ensureAtStartup(client, this.registry.root);
 	}
 
 	/**

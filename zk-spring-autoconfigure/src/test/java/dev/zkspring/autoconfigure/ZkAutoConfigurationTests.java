@@ -84,7 +84,7 @@ class ZkAutoConfigurationTests {
 	void reusesAClientRegisteredBeforeRefreshSoTheApplicationHasOneSession() {
 		CuratorFramework[] early = new CuratorFramework[1];
 		this.contextRunner.withPropertyValues(zk.connectProperty()).withInitializer((context) -> {
-			early[0] = ZkClientFactory.create(new ZkProperties(), zk.connectString(), List.of());
+			early[0] = ZkClientFactory.create(new ZkProperties().toClientSettings(), zk.connectString(), List.of());
 			ZkClientFactory.start(early[0], Duration.ofSeconds(10));
 			DefaultListableBeanFactory beanFactory = (DefaultListableBeanFactory) context.getBeanFactory();
 			beanFactory.registerSingleton("curatorFramework", early[0]);
@@ -145,7 +145,7 @@ class ZkAutoConfigurationTests {
 		@Bean(destroyMethod = "close")
 		CuratorFramework myClient() {
 			ZkProperties properties = new ZkProperties();
-			CuratorFramework client = ZkClientFactory.create(properties, zk.connectString(), List.of());
+			CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
 			ZkClientFactory.start(client, Duration.ofSeconds(10));
 			return client;
 		}

@@ -1,5 +1,6 @@
 package dev.zkspring.client;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -16,7 +17,10 @@ import dev.zkspring.test.TlsZooKeeperServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code zk.ssl.*} reaches a server that speaks TLS only; without it, or trusting the wrong CA, it does not. */
+/**
+ * {@code zk.ssl.*} reaches a server that speaks TLS only; without it, trusting the wrong CA, or to a server
+ * whose certificate names another host, it does not; {@code zookeeper.ssl.*} system properties change nothing.
+ */
 class TlsIntegrationTests {
 
 	@TempDir
@@ -63,6 +67,52 @@ class TlsIntegrationTests {
 		TlsZooKeeperServer.Stores.generate(directory, "stranger", "CN=stranger");
 		this.contextRunner.withPropertyValues(tls(TlsZooKeeperServer.Stores.trustStore(directory, "stranger")))
 			.run((context) -> assertThat(context).hasFailed());
+	}
+
+	@Test
+	void hostnameVerificationCannotBeTurnedOffAndTheStartupSaysSo() {
+		this.contextRunner.withPropertyValues(tls(server.trustStore()))
+			.withPropertyValues("zk.ssl.hostname-verification=false")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(new ZkStartupFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+					.contains("zk.ssl.hostname-verification=false cannot be honoured");
+			});
+	}
+
+	@Test
+	void certificateNamingAnotherHostIsRefused() throws Exception {
+		Path elsewhere = Files.createDirectories(directory.resolve("elsewhere"));
+		try (TlsZooKeeperServer other = TlsZooKeeperServer.start(elsewhere, "CN=zk.elsewhere.example",
+				"SAN=dns:zk.elsewhere.example")) {
+			this.contextRunner
+				.withPropertyValues("zk.connect=" + other.connectString(), "zk.connection-timeout=3s", "zk.ssl.enabled=true",
+						"zk.ssl.key-store=" + other.keyStore(), "zk.ssl.key-store-password=" + TlsZooKeeperServer.PASSWORD,
+						"zk.ssl.trust-store=" + other.trustStore(),
+						"zk.ssl.trust-store-password=" + TlsZooKeeperServer.PASSWORD)
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					assertThat(new ZkStartupFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+						.contains("Could not connect to ZooKeeper at '" + other.connectString() + "'");
+				});
+		}
+	}
+
+	@Test
+	void zookeeperSslSystemPropertiesDoNotChangeTheConfiguredTls() {
+		// a protocol no JDK enables any more: honoured, it would make every handshake fail
+		System.setProperty("zookeeper.ssl.enabledProtocols", "SSLv2Hello");
+		System.setProperty("zookeeper.ssl.trustStore.location", "/nonexistent/truststore.p12");
+		try {
+			this.contextRunner.withPropertyValues(tls(server.trustStore())).run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(CuratorFramework.class).getZookeeperClient().isConnected()).isTrue();
+			});
+		}
+		finally {
+			System.clearProperty("zookeeper.ssl.enabledProtocols");
+			System.clearProperty("zookeeper.ssl.trustStore.location");
+		}
 	}
 
 	private static String[] tls(Path trustStore) {

@@ -196,7 +196,7 @@ class ZkConfigSharedClientTests {
 
 		@Bean(destroyMethod = "close")
 		CuratorFramework myClient() {
-			CuratorFramework client = ZkClientFactory.create(new ZkProperties(), zk.connectString(), List.of());
+			CuratorFramework client = ZkClientFactory.create(new ZkProperties().toClientSettings(), zk.connectString(), List.of());
 			ZkClientFactory.start(client, Duration.ofSeconds(10));
 			return client;
 		}

@@ -37,7 +37,16 @@ public final class TlsZooKeeperServer implements AutoCloseable {
 
 	/** Generate stores in the directory and start a TLS-only server that trusts its own certificate. */
 	public static TlsZooKeeperServer start(Path directory) throws Exception {
-		Stores.generate(directory, "server", "CN=localhost");
+		return start(directory, "CN=localhost", "SAN=dns:localhost,ip:127.0.0.1");
+	}
+
+	/**
+	 * Like {@link #start(Path)}, with a certificate of the given subject and alternative names (the
+	 * keytool {@code -ext} value), for a server whose certificate names another host.
+	 */
+	public static TlsZooKeeperServer start(Path directory, String distinguishedName, String subjectAlternativeNames)
+			throws Exception {
+		Stores.generate(directory, "server", distinguishedName, subjectAlternativeNames);
 		int port = freePort();
 		Path config = directory.resolve("zoo.cfg");
 		Files.writeString(config, String.join("\n", "tickTime=2000", "dataDir=" + directory.resolve("data"),
@@ -111,10 +120,16 @@ public final class TlsZooKeeperServer implements AutoCloseable {
 
 		/** A key store with a fresh key pair for localhost / 127.0.0.1, and a trust store holding its certificate. */
 		public static void generate(Path directory, String name, String distinguishedName) throws Exception {
+			generate(directory, name, distinguishedName, "SAN=dns:localhost,ip:127.0.0.1");
+		}
+
+		/** As {@link #generate(Path, String, String)}, with the given alternative names (keytool's -ext value). */
+		public static void generate(Path directory, String name, String distinguishedName,
+				String subjectAlternativeNames) throws Exception {
 			Path keyStore = keyStore(directory, name);
 			Path certificate = directory.resolve(name + ".crt");
 			keytool("-genkeypair", "-alias", name, "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname",
-					distinguishedName, "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-keystore", keyStore.toString(),
+					distinguishedName, "-ext", subjectAlternativeNames, "-keystore", keyStore.toString(),
 					"-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
 			keytool("-exportcert", "-alias", name, "-keystore", keyStore.toString(), "-storepass", PASSWORD, "-file",
 					certificate.toString());
