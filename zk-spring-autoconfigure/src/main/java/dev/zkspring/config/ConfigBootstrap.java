@@ -17,7 +17,6 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -36,15 +35,12 @@ final class ConfigBootstrap {
 
 	private final ConfigurableEnvironment environment;
 
-	private final ZkProperties properties;
+	private final ConfigSettings config;
 
-	private final ZkProperties.Config config;
-
-	ConfigBootstrap(ConfigurableApplicationContext context, ZkProperties properties) {
+	ConfigBootstrap(ConfigurableApplicationContext context, ConfigSettings settings) {
 		this.context = context;
 		this.environment = context.getEnvironment();
-		this.properties = properties;
-		this.config = properties.getConfig();
+		this.config = settings;
 	}
 
 	void run() {
@@ -60,16 +56,16 @@ final class ConfigBootstrap {
 			.orElseThrow(() -> new IllegalStateException("the built-in JSON locator is not registered"));
 		json.configure(contexts, maxBytes);
 		LocatorChain chain = new LocatorChain(locators);
-		SharedClient shared = SharedClient.start(this.properties, this.context);
-		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.getSnapshotDir(), contexts,
-				this.config.getProfileSeparator(), shared.connectString(), this.properties.getNamespace());
+		SharedClient shared = SharedClient.start(this.config, this.context);
+		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.snapshotDir(), contexts,
+				this.config.profileSeparator(), shared.connectString(), this.config.namespace());
 		ZkConfigStatus status;
 		LocatorChain.Located located;
 		try {
 			if (shared.connected()) {
 				json.onRejection(this::rejectedAtStartup);
 				json.onUnreadable(this::unreadableAtStartup);
-				located = chain.locate(this.environment, shared.client(), this.config.isFailFast());
+				located = chain.locate(this.environment, shared.client(), this.config.failFast());
 				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER);
 				if (located.complete()) {
 					ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
@@ -91,7 +87,7 @@ final class ConfigBootstrap {
 		ZkLogLevels logLevels = new ZkLogLevels(this.environment, this.context.getClassLoader());
 		logLevels.applyKeys(LocatorChain.effective(located.sources()).keySet());
 		ZkConfigWatcher watcher = new ZkConfigWatcher(this.context, shared.client(), chain, contexts, snapshots, status,
-				this.config.isWatch(), located.sources(), logLevels);
+				this.config.watch(), located.sources(), logLevels);
 		ConfigurableListableBeanFactory beanFactory = this.context.getBeanFactory();
 		beanFactory.registerSingleton(STATUS_BEAN, status);
 		beanFactory.registerSingleton(WATCHER_BEAN, watcher);
@@ -106,7 +102,7 @@ final class ConfigBootstrap {
 	private ZkConfigStatus.Source startWithoutZooKeeper(SharedClient shared, ConfigSnapshotStore snapshots,
 			JsonZnodePropertySourceLocator json) {
 		String unreachable = "ZooKeeper at '" + shared.connectString() + "' could not be reached within "
-				+ this.properties.getConnectionTimeout() + " (zk.connection-timeout)";
+				+ this.config.connectionTimeout() + " (zk.connection-timeout)";
 		List<ZnodePropertySource> snapshot = readSnapshot(snapshots);
 		if (snapshot != null) {
 			json.restore(snapshot);
@@ -114,7 +110,7 @@ final class ConfigBootstrap {
 					+ ". The application is degraded until it connects and reconciles with ZooKeeper.");
 			return ZkConfigStatus.Source.SNAPSHOT;
 		}
-		if (this.config.isFailFast()) {
+		if (this.config.failFast()) {
 			throw new ZkStartupException(unreachable + ", and there is no configuration snapshot at " + snapshots.file()
 					+ " to start from.",
 					"Check that the ensemble in zk.connect is running and reachable from this host, or raise "
@@ -141,9 +137,9 @@ final class ConfigBootstrap {
 			@Nullable ZnodePropertySource kept) {
 		String description = "The configuration in znode " + rejection.znode() + " (version " + rejection.version()
 				+ ") was rejected: " + rejection.reason() + ".";
-		if (this.config.isFailFast()) {
+		if (this.config.failFast()) {
 			throw new ZkStartupException(description, "Fix the document in " + rejection.znode()
-					+ ": one UTF-8 JSON object, at most " + this.config.getMaxDocumentSize()
+					+ ": one UTF-8 JSON object, at most " + this.config.maxDocumentSize()
 					+ " (zk.config.max-document-size), at most " + JsonDocumentParser.MAX_DEPTH
 					+ " levels deep. Or set zk.config.fail-fast=false to start "
 					+ "without that context.");
@@ -155,7 +151,7 @@ final class ConfigBootstrap {
 		String description = "The config context znode " + znode + " cannot be read (" + code + "): "
 				+ ((code == KeeperException.Code.NOAUTH) ? "its ACL does not let this application's identity read it."
 						: "ZooKeeper refused the read.");
-		if (this.config.isFailFast()) {
+		if (this.config.failFast()) {
 			throw new ZkStartupException(description, "This is an ACL/auth problem: give the identity in zk.auth.* "
 					+ "read permission on " + znode + " (setAcl), or set zk.auth.scheme and zk.auth.credentials to an "
 					+ "identity that has it; or set zk.config.fail-fast=false to start without that context.");
@@ -197,11 +193,11 @@ final class ConfigBootstrap {
 	}
 
 	private long maxDocumentBytes() {
-		if (this.config.getMaxDocumentSize() == null || this.config.getMaxDocumentSize().toBytes() <= 0) {
-			throw new ZkStartupException("zk.config.max-document-size is " + this.config.getMaxDocumentSize() + ".",
+		if (this.config.maxDocumentSize() == null || this.config.maxDocumentSize().toBytes() <= 0) {
+			throw new ZkStartupException("zk.config.max-document-size is " + this.config.maxDocumentSize() + ".",
 					"Set zk.config.max-document-size to a positive size such as 1MB.");
 		}
-		return this.config.getMaxDocumentSize().toBytes();
+		return this.config.maxDocumentSize().toBytes();
 	}
 
 }

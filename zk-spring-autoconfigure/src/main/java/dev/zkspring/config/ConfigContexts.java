@@ -13,7 +13,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -27,10 +26,10 @@ import dev.zkspring.client.ZkStartupException;
  */
 record ConfigContexts(String root, String name, List<String> profiles, List<String> lowestFirst) {
 
-	static ConfigContexts of(ZkProperties.Config config, Environment environment) {
-		String root = root(config.getRoot());
-		String separator = config.getProfileSeparator();
-		String defaultContext = config.getDefaultContext();
+	static ConfigContexts of(ConfigSettings config, Environment environment) {
+		String root = root(config.root());
+		String separator = config.profileSeparator();
+		String defaultContext = config.defaultContext();
 		String name = name(config, environment);
 		List<String> profiles = Arrays.asList(environment.getActiveProfiles());
 		Set<String> names = new LinkedHashSet<>();
@@ -58,8 +57,8 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 		return this.lowestFirst.contains(znode);
 	}
 
-	private static @Nullable String name(ZkProperties.Config config, Environment environment) {
-		String name = config.getName();
+	private static @Nullable String name(ConfigSettings config, Environment environment) {
+		String name = config.name();
 		if (!StringUtils.hasText(name)) {
 			name = environment.getProperty("spring.application.name");
 		}

@@ -15,7 +15,6 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.ZkClientFactory;
 import dev.zkspring.client.ZkStartupException;
@@ -56,20 +55,20 @@ final class SharedClient {
 	}
 
 	/** Start the embedded server if enabled, then the client; wait up to zk.connection-timeout for it. */
-	static SharedClient start(ZkProperties properties, ConfigurableApplicationContext context) {
+	static SharedClient start(ConfigSettings settings, ConfigurableApplicationContext context) {
 		EmbeddedZooKeeper server = null;
 		try {
-			String connect = properties.getConnect();
-			if (properties.getEmbedded().isEnabled()) {
-				server = EmbeddedZooKeeper.start(properties.getEmbedded().getPort(), properties.getEmbedded().getDataDir());
+			String connect = settings.connect();
+			if (settings.embedded()) {
+				server = EmbeddedZooKeeper.start(settings.embeddedPort(), settings.embeddedDataDir());
 				server.publishConnectString(context.getEnvironment());
 				connect = server.connectString();
 			}
 			List<CuratorFrameworkCustomizer> customizers = SpringFactoriesLoader
 				.forDefaultResourceLocation(context.getClassLoader())
 				.load(CuratorFrameworkCustomizer.class);
-			CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), connect, customizers);
-			boolean connected = ZkClientFactory.tryStart(client, properties.getConnectionTimeout());
+			CuratorFramework client = ZkClientFactory.create(settings.client(), connect, customizers);
+			boolean connected = ZkClientFactory.tryStart(client, settings.connectionTimeout());
 			return new SharedClient(server, client, String.valueOf(connect), connected, customizers);
 		}
 		catch (RuntimeException ex) {

@@ -57,7 +57,18 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 					"Depend on zk-spring-starter, which brings it, or add tools.jackson.core:jackson-databind; "
 							+ "or set zk.config.enabled=false to run without the config center.");
 		}
-		new ConfigBootstrap(context, properties).run();
+		new ConfigBootstrap(context, settings(properties)).run();
+	}
+
+	/** The binding step is the one place of this package that knows the properties type. */
+	private static ConfigSettings settings(ZkProperties properties) {
+		ZkProperties.Config config = properties.getConfig();
+		ZkProperties.Embedded embedded = properties.getEmbedded();
+		return new ConfigSettings(properties.toClientSettings(), properties.getConnect(),
+				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
+				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
+				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
+				config.getMaxDocumentSize());
 	}
 
 }
