@@ -8,8 +8,9 @@ import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.TriggerListener;
 
 /**
- * The last line of defence: vetoes every firing while this instance does not lead at that moment,
- * whatever state the scheduler is in, and hands the epoch to each allowed execution.
+ * The last line of defence: vetoes every firing while this instance does not lead at that moment
+ * (confirmed leadership and a valid session lease), whatever state the scheduler is in, and hands the
+ * epoch to each allowed execution.
  */
 final class LeadershipTriggerListener implements TriggerListener {
 
@@ -39,6 +40,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 			return true;
 		}
 		context.getMergedJobDataMap().put(LeaderJobs.EPOCH_KEY, epoch);
+		context.getMergedJobDataMap().put(LeaderJobs.ELECTION_KEY, this.election);
 		return false;
 	}
 
