@@ -1,5 +1,7 @@
 package dev.zkspring.leader;
 
+import java.util.Date;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.quartz.JobExecutionContext;
@@ -33,7 +35,9 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
-		long epoch = this.election.epoch();
+		Date fireTime = context.getScheduledFireTime();
+		long epoch = (fireTime != null) ? this.election.startFiring(trigger.getKey().toString(), fireTime.getTime())
+				: this.election.epoch();
 		if (epoch == 0) {
 			this.election.firingVetoed();
 			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());

@@ -62,6 +62,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private final LeaderOnlyCalls calls = new LeaderOnlyCalls(this);
 
+	private final FireTimes fireTimes;
+
 	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
 
 		@Override
@@ -155,6 +157,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.participantIdSupplier = participantId;
 		this.drainTimeout = drainTimeout;
 		this.takeoverDelay = takeoverDelay;
+		this.fireTimes = new FireTimes(client, latchPath);
 		this.announcer.addListener(this.calls);
 	}
 
@@ -515,6 +518,25 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	void callEnded() {
 		this.calls.exit();
+	}
+
+	/**
+	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
+	 * time in ZooKeeper fenced by this leadership; 0 when this instance does not lead or the record failed.
+	 */
+	long startFiring(String trigger, long scheduledFireTimeMillis) {
+		Term current = this.term;
+		long epoch = epoch();
+		if (current == null || epoch != current.epoch()
+				|| !this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis)) {
+			return 0;
+		}
+		return (epoch() == epoch) ? epoch : 0;
+	}
+
+	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
+	java.util.OptionalLong lastFireTime(String trigger) throws Exception {
+		return this.fireTimes.last(trigger);
 	}
 
 	/**
