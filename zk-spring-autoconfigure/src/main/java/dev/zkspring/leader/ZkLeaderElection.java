@@ -407,10 +407,14 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 			return;
 		}
 		this.lastClaimVersion = claim.version();
-		if (claim.abruptPredecessor() != null && !this.takeoverPending) {
-			// held across this instance's own re-claims, until served in full
+		if (claim.abruptPredecessor() != null) {
+			// a write by another instance since this one's last claim; held across this instance's own
+			// re-claims (which find their own write) until served in full
+			long notBefore = System.nanoTime() + this.takeoverDelay.toNanos();
+			if (!this.takeoverPending || notBefore - this.takeoverNotBefore > 0) {
+				this.takeoverNotBefore = notBefore;
+			}
 			this.takeoverPending = true;
-			this.takeoverNotBefore = System.nanoTime() + this.takeoverDelay.toNanos();
 			logger.info("Previous leader " + claim.abruptPredecessor() + " of " + this.latchPath
 					+ " did not hand over gracefully");
 		}
