@@ -167,11 +167,25 @@ class LeadershipFaultTests {
 		Scheduler scheduler = gatedScheduler("standby-" + groups, a);
 		a.start();
 		await().atMost(Duration.ofSeconds(5)).until(() -> a.isLeader() && scheduler.isStarted() && !scheduler.isInStandbyMode());
+		// told after the gate, on the same thread: sees the scheduler as the revocation left it
+		List<Boolean> standbyAtRevocation = new CopyOnWriteArrayList<>();
+		a.addListener(new ZkLeaderElectionIntegrationTests.RecordingListener() {
+			@Override
+			public void leadershipRevoked(LeadershipRevokedEvent event) {
+				try {
+					standbyAtRevocation.add(scheduler.isInStandbyMode());
+				}
+				catch (Exception ex) {
+					standbyAtRevocation.add(false);
+				}
+			}
+		});
 		CuratorFramework operator = zk.newClient();
 		for (String node : operator.getChildren().forPath(this.latchPath)) {
 			operator.delete().forPath(this.latchPath + "/" + node);
 		}
-		await().atMost(Duration.ofSeconds(5)).until(scheduler::isInStandbyMode);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !standbyAtRevocation.isEmpty());
+		assertThat(standbyAtRevocation).containsOnly(true);
 	}
 
 	@Test
