@@ -29,6 +29,12 @@ public final class BenchmarkMain {
 		Harness harness = new Harness(settings);
 		try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
 				Clients clients = new Clients(server.connectString())) {
+			if (arguments.contains("--leadership-only")) {
+				new LeaderBenchmarks(clients, server.port(), report, settings).run();
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
 			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
 					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
 			new LockBenchmarks(clients, harness, report, locks).run();

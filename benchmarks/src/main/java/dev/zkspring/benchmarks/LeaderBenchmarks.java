@@ -49,7 +49,7 @@ final class LeaderBenchmarks {
 
 	/**
 	 * The leader's process dies: its connection goes and nobody closes its session, so the successor
-	 * waits for the session timeout ({@value #KILL_SESSION_TIMEOUT_MS} ms here), plus zk-spring's takeover delay.
+	 * waits for the session timeout ({@value #KILL_SESSION_TIMEOUT_MS} ms here), and the server's tick.
 	 */
 	private void measureKill() throws Exception {
 		int samples = this.settings.quick() ? 2 : 5;

@@ -12,12 +12,12 @@ import dev.zkspring.leader.LeadershipRevokedEvent;
 import dev.zkspring.leader.ZkLeaderElection;
 
 /**
- * zk-spring's election with its defaults: a graceful stop releases at once; after an abrupt loss the
- * successor waits the takeover delay (2 s) before acting, so the old leader can notice and stop first.
+ * zk-spring's election with its defaults: a graceful stop releases at once, and after an abrupt loss the
+ * successor acts at once too (no takeover delay): the session lease has stopped the old leader already.
  */
 final class ZkSpringLeader implements LeaderBenchmarks.LeaderContender {
 
-	static final Duration TAKEOVER_DELAY = Duration.ofSeconds(2);
+	static final Duration TAKEOVER_DELAY = Duration.ZERO;
 
 	private final CuratorFramework[] clients = new CuratorFramework[2];
 
@@ -27,7 +27,7 @@ final class ZkSpringLeader implements LeaderBenchmarks.LeaderContender {
 
 	@Override
 	public String name() {
-		return "zk-spring ZkLeaderElection (takeover delay " + TAKEOVER_DELAY.toSeconds() + " s)";
+		return "zk-spring ZkLeaderElection (defaults: session lease, no takeover delay)";
 	}
 
 	@Override

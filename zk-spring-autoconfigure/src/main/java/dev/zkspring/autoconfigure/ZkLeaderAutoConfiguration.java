@@ -1,5 +1,7 @@
 package dev.zkspring.autoconfigure;
 
+import java.util.function.Supplier;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.utils.ZKPaths;
@@ -17,6 +19,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
 import dev.zkspring.leader.ZkLeaderElection;
@@ -34,12 +37,18 @@ public final class ZkLeaderAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkLeaderElection zkLeaderElection(CuratorFramework client, ZkProperties properties, Environment environment) {
+	ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
+			ZkProperties properties, Environment environment) {
 		ZkProperties.Leader leader = properties.getLeader();
 		String id = leader.getId();
-		return new ZkLeaderElection(client, latchPath(leader, environment),
-				() -> StringUtils.hasText(id) ? id : ZkLeaderElection.defaultParticipantId(environment),
-				leader.getDrainTimeout(), leader.getTakeoverDelay());
+		Supplier<String> participantId = () -> StringUtils.hasText(id) ? id
+				: ZkLeaderElection.defaultParticipantId(environment);
+		SessionLease shared = lease.getIfUnique();
+		String path = latchPath(leader, environment);
+		return (shared != null)
+				? new ZkLeaderElection(client, shared, path, participantId, leader.getDrainTimeout(),
+						leader.getTakeoverDelay())
+				: new ZkLeaderElection(client, path, participantId, leader.getDrainTimeout(), leader.getTakeoverDelay());
 	}
 
 	@Bean

@@ -551,8 +551,8 @@ public class ZkProperties {
 		/** How long a stopping leader waits for running jobs before it releases leadership. */
 		private Duration drainTimeout = Duration.ofSeconds(30);
 
-		/** How long a new leader waits before acting when its predecessor crashed or lost its session. */
-		private Duration takeoverDelay = Duration.ofSeconds(2);
+		/** How long a new leader waits before acting when its predecessor crashed or lost its session; opt-in for in-flight work. */
+		private Duration takeoverDelay = Duration.ZERO;
 
 		public boolean isEnabled() {
 			return this.enabled;

@@ -32,6 +32,8 @@ final class LatchSeat implements Closeable {
 
 	private final LeaderLatch latch;
 
+	private int lastClaimVersion = -1;
+
 	LatchSeat(CuratorFramework client, String latchPath, String participantId, LeaderLatchListener listener) {
 		this.client = client;
 		this.latchPath = latchPath;
@@ -57,6 +59,15 @@ final class LatchSeat implements Closeable {
 	 * @throws Exception when ZooKeeper cannot be asked (the claim is retried on reconnection)
 	 */
 	@Nullable Claim claim() throws Exception {
+		return claim(this.lastClaimVersion);
+	}
+
+	/**
+	 * As {@link #claim()}; the latch node's data counts as this instance's own earlier claim (not an
+	 * abrupt predecessor) only when its version is the one that claim wrote.
+	 * @param lastOwnVersion the data version of this instance's last claim, -1 for none
+	 */
+	@Nullable Claim claim(int lastOwnVersion) throws Exception {
 		String ourPath = this.latch.getOurPath();
 		if (ourPath == null) {
 			throw new IllegalStateException("the latch has no node yet");
@@ -67,7 +78,9 @@ final class LatchSeat implements Closeable {
 			return null;
 		}
 		// a leader writes its id here and clears it when it hands over gracefully
-		String previous = new String(this.client.getData().forPath(this.latchPath), StandardCharsets.UTF_8);
+		Stat previousStat = new Stat();
+		String previous = new String(this.client.getData().storingStatIn(previousStat).forPath(this.latchPath),
+				StandardCharsets.UTF_8);
 		try {
 			List<CuratorTransactionResult> results = this.client.transaction()
 				.forOperations(this.client.transactionOp().check().withVersion(stat.getVersion()).forPath(ourPath),
@@ -75,7 +88,9 @@ final class LatchSeat implements Closeable {
 							.setData()
 							.forPath(this.latchPath, this.participantId.getBytes(StandardCharsets.UTF_8)));
 			Stat written = results.get(1).getResultStat();
-			String abruptPredecessor = (previous.isEmpty() || previous.equals(this.participantId)) ? null : previous;
+			boolean ownClaim = previous.equals(this.participantId) && previousStat.getVersion() == lastOwnVersion;
+			String abruptPredecessor = (previous.isEmpty() || ownClaim) ? null : previous;
+			this.lastClaimVersion = written.getVersion();
 			return new Claim(ourPath, written.getMzxid(), written.getVersion(), abruptPredecessor);
 		}
 		catch (KeeperException.NoNodeException | KeeperException.BadVersionException ex) {

@@ -8,6 +8,9 @@ public final class LeaderJobs {
 	/** Key of the epoch in each execution's merged {@code JobDataMap}. */
 	public static final String EPOCH_KEY = "zk.leader.epoch";
 
+	/** Key of the election in each execution's merged {@code JobDataMap}, for {@link #assertLeading}. */
+	static final String ELECTION_KEY = "zk.leader.election";
+
 	private LeaderJobs() {
 	}
 
@@ -19,6 +22,31 @@ public final class LeaderJobs {
 	public static long epoch(JobExecutionContext context) {
 		Object epoch = context.getMergedJobDataMap().get(EPOCH_KEY);
 		return (epoch instanceof Long value) ? value : 0;
+	}
+
+	/**
+	 * Whether this execution's leadership still holds now: call it before each write a deposed leader
+	 * must not make, and pass {@link #epoch} to the resource so it can refuse older epochs (fencing).
+	 * @param context the execution
+	 * @return whether this instance still leads under the execution's epoch
+	 */
+	public static boolean isLeading(JobExecutionContext context) {
+		Object election = context.getMergedJobDataMap().get(ELECTION_KEY);
+		return election instanceof ZkLeaderElection current && current.isLeading(epoch(context));
+	}
+
+	/**
+	 * Fail unless this execution's leadership still holds now.
+	 * @param context the execution
+	 * @throws LeadershipLostException when the leadership has ended or is in doubt
+	 */
+	public static void assertLeading(JobExecutionContext context) {
+		Object election = context.getMergedJobDataMap().get(ELECTION_KEY);
+		if (!(election instanceof ZkLeaderElection current)) {
+			throw new IllegalStateException("Execution of " + context.getJobDetail().getKey()
+					+ " was not allowed by a leader-gated scheduler: it has no leadership to check");
+		}
+		current.assertLeading(epoch(context));
 	}
 
 }

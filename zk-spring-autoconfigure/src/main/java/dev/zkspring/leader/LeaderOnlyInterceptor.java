@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
 
-/** Proceeds while this instance leads; otherwise skips the call with an empty result. */
+/**
+ * Proceeds while this instance leads (lease included), counting the call in flight so a graceful stop
+ * drains it; otherwise skips the call with an empty result.
+ */
 final class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(LeaderOnlyInterceptor.class);
@@ -24,8 +27,14 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		if (this.election.get().isLeader()) {
-			return invocation.proceed();
+		ZkLeaderElection current = this.election.get();
+		if (current.callStarting()) {
+			try {
+				return invocation.proceed();
+			}
+			finally {
+				current.callEnded();
+			}
 		}
 		if (logger.isTraceEnabled()) {
 			logger.trace("Skipped @LeaderOnly " + ClassUtils.getQualifiedMethodName(invocation.getMethod())

@@ -122,8 +122,9 @@ final class LeadershipAnnouncer {
 	/** On the leadership thread: tell everyone about a term the election has just committed. */
 	void announceGranted(Term granted) {
 		LeadershipReason reason = (granted.path().equals(this.lastRevokedPath)
-				&& this.lastRevokeReason == LeadershipReason.CONNECTION_SUSPENDED) ? LeadershipReason.RECONNECTED
-						: LeadershipReason.ELECTED;
+				&& (this.lastRevokeReason == LeadershipReason.CONNECTION_SUSPENDED
+						|| this.lastRevokeReason == LeadershipReason.SESSION_IN_DOUBT)) ? LeadershipReason.RECONNECTED
+								: LeadershipReason.ELECTED;
 		this.announced = granted;
 		logger.info("Leadership of " + this.election.latchPath() + " granted to " + this.election.participantId()
 				+ " (epoch " + granted.epoch() + ", " + reason + ")");

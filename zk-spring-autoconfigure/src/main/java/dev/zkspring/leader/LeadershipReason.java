@@ -12,6 +12,12 @@ public enum LeadershipReason {
 	/** The connection to ZooKeeper is in doubt; another instance may take over if it does not recover. */
 	CONNECTION_SUSPENDED,
 
+	/**
+	 * The session lease lapsed: this instance has not heard from ZooKeeper recently enough to be sure
+	 * its session is alive (a frozen process resuming, a slow network); it leads again once it has.
+	 */
+	SESSION_IN_DOUBT,
+
 	/** The session expired, so its latch node is gone; the instance re-joins the election. */
 	SESSION_LOST,
 

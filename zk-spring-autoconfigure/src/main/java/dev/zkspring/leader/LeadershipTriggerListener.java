@@ -1,5 +1,7 @@
 package dev.zkspring.leader;
 
+import java.util.Date;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.quartz.JobExecutionContext;
@@ -8,8 +10,9 @@ import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.TriggerListener;
 
 /**
- * The last line of defence: vetoes every firing while this instance does not lead at that moment,
- * whatever state the scheduler is in, and hands the epoch to each allowed execution.
+ * The last line of defence: vetoes every firing while this instance does not lead at that moment
+ * (confirmed leadership and a valid session lease), whatever state the scheduler is in, and hands the
+ * epoch to each allowed execution.
  */
 final class LeadershipTriggerListener implements TriggerListener {
 
@@ -32,13 +35,16 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
-		long epoch = this.election.epoch();
+		Date fireTime = context.getScheduledFireTime();
+		long epoch = (fireTime != null) ? this.election.startFiring(trigger.getKey().toString(), fireTime.getTime())
+				: this.election.epoch();
 		if (epoch == 0) {
 			this.election.firingVetoed();
 			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());
 			return true;
 		}
 		context.getMergedJobDataMap().put(LeaderJobs.EPOCH_KEY, epoch);
+		context.getMergedJobDataMap().put(LeaderJobs.ELECTION_KEY, this.election);
 		return false;
 	}
 

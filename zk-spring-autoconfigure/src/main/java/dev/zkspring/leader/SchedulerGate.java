@@ -1,7 +1,9 @@
 package dev.zkspring.leader;
 
 import java.time.Duration;
+import java.util.Date;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -11,6 +13,9 @@ import org.quartz.InterruptableJob;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
 
 /**
  * Ties one Quartz {@link Scheduler} to the election: started on grant, in standby on revocation (and
@@ -48,6 +53,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	public void leadershipGranted(LeadershipGrantedEvent event) {
 		try {
 			if (!this.scheduler.isShutdown()) {
+				resumeAfterRecordedFireTimes();
 				this.scheduler.start();
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
@@ -90,6 +96,38 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Before this leader starts the scheduler: move each trigger past the last fire time a leader of the
+	 * group started, so no fire time runs twice; fire times after it (the leaderless gap) are left to the
+	 * trigger's misfire instruction.
+	 */
+	private void resumeAfterRecordedFireTimes() throws SchedulerException {
+		for (TriggerKey key : this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup())) {
+			Trigger trigger = this.scheduler.getTrigger(key);
+			OptionalLong last;
+			try {
+				last = this.election.lastFireTime(key.toString());
+			}
+			catch (Exception ex) {
+				logger.warn("Could not read the last fire time of " + key + "; it resumes from its own schedule: " + ex);
+				continue;
+			}
+			Date next = (trigger != null) ? trigger.getNextFireTime() : null;
+			if (last.isEmpty() || next == null || next.getTime() > last.getAsLong()) {
+				continue;
+			}
+			Date resumeAt = trigger.getFireTimeAfter(new Date(last.getAsLong()));
+			if (resumeAt == null) {
+				this.scheduler.unscheduleJob(key);
+			}
+			else {
+				this.scheduler.rescheduleJob(key, trigger.getTriggerBuilder().startAt(resumeAt).build());
+			}
+			logger.info("Trigger " + key + " resumes after " + new Date(last.getAsLong())
+					+ ", the last fire time a leader started");
+		}
 	}
 
 	private void interruptRunningJobs() throws SchedulerException {

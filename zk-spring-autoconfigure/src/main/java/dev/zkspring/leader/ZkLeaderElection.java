@@ -25,13 +25,16 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 
 import dev.zkspring.client.OwnedPaths;
+import dev.zkspring.client.SessionLease;
 
 /**
  * This instance's place in the leader election of its group, on the application's one
  * {@link CuratorFramework}. It acts as leader only after ZooKeeper confirms its latch node (see the
- * package documentation for the epoch), stops acting at once when the connection is suspended or the
- * session lost, and on shutdown drains running jobs before it releases leadership, so a successor takes
- * over within milliseconds.
+ * package documentation for the epoch), and only while the client's {@link SessionLease} is valid for
+ * the session that confirmed it: a process resuming from a freeze leads nothing before it has heard from
+ * ZooKeeper again. It stops acting at once when the lease lapses, the connection is suspended or the
+ * session lost, and on shutdown drains running jobs and {@link LeaderOnly} calls before it releases
+ * leadership, so a successor takes over within milliseconds.
  */
 public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublisherAware {
 
@@ -41,6 +44,10 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private static final Log logger = LogFactory.getLog(ZkLeaderElection.class);
 
 	private final CuratorFramework client;
+
+	private volatile @Nullable SessionLease lease;
+
+	private final boolean ownsLease;
 
 	private final String latchPath;
 
@@ -53,6 +60,25 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final LeadershipAnnouncer announcer = new LeadershipAnnouncer(this);
 
 	private final AtomicLong vetoedFirings = new AtomicLong();
+
+	private final LeaderOnlyCalls calls = new LeaderOnlyCalls(this);
+
+	private final FireTimes fireTimes;
+
+	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
+
+		@Override
+		public void lapsed() {
+			// on the lease's thread: mark state only; listeners hear of it on the leadership thread
+			revokeNow(LeadershipReason.SESSION_IN_DOUBT);
+		}
+
+		@Override
+		public void granted() {
+			inOrder(ZkLeaderElection.this::tryToLead);
+		}
+
+	};
 
 	private final Object monitor = new Object();
 
@@ -82,28 +108,58 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private volatile boolean running;
 
-	private volatile boolean connected;
+	/** Leadership thread only: a takeover delay started for an abrupt predecessor and not yet served. */
+	private long takeoverNotBefore;
+
+	private boolean takeoverPending;
+
+	/** Leadership thread only: the latch node's data version this election last wrote, -1 for none. */
+	private int lastClaimVersion = -1;
 
 	private volatile String participantId = "";
 
 	private volatile @Nullable LatchSeat seat;
 
 	/**
-	 * Create an election; it joins when started.
+	 * Create an election on the application's session lease; it joins when started.
 	 * @param client the application's started client
+	 * @param lease the client's session lease, asked before every grant, firing and leader-only call
 	 * @param latchPath the group's latch node, {@code {zk.leader.root}/{zk.leader.group}}
 	 * @param participantId this instance's id, asked for when the election starts
 	 * @param drainTimeout how long a stopping leader waits for running work before it releases leadership
 	 * @param takeoverDelay how long a new leader waits before acting when its predecessor did not hand
-	 * over gracefully (it crashed, or lost its session), so the predecessor's last work can end first
+	 * over gracefully, for the predecessor's in-flight work; zero (the default) acts at once
+	 */
+	public ZkLeaderElection(CuratorFramework client, SessionLease lease, String latchPath,
+			Supplier<String> participantId, Duration drainTimeout, Duration takeoverDelay) {
+		this(client, lease, false, latchPath, participantId, drainTimeout, takeoverDelay);
+	}
+
+	/**
+	 * Create an election with a session lease of its own, started and closed with the election; prefer
+	 * the constructor taking the application's one lease.
+	 * @param client the application's started client
+	 * @param latchPath the group's latch node
+	 * @param participantId this instance's id, asked for when the election starts
+	 * @param drainTimeout how long a stopping leader waits for running work before it releases leadership
+	 * @param takeoverDelay how long a new leader waits before acting after an abrupt predecessor
 	 */
 	public ZkLeaderElection(CuratorFramework client, String latchPath, Supplier<String> participantId,
 			Duration drainTimeout, Duration takeoverDelay) {
+		this(client, null, true, latchPath, participantId, drainTimeout, takeoverDelay);
+	}
+
+	private ZkLeaderElection(CuratorFramework client, @Nullable SessionLease lease, boolean ownsLease,
+			String latchPath, Supplier<String> participantId, Duration drainTimeout, Duration takeoverDelay) {
 		this.client = client;
+		this.lease = lease;
+		this.ownsLease = ownsLease;
 		this.latchPath = latchPath;
 		this.participantIdSupplier = participantId;
 		this.drainTimeout = drainTimeout;
 		this.takeoverDelay = takeoverDelay;
+		this.fireTimes = new FireTimes(client, latchPath);
+		this.announcer.addListener(this.calls);
 	}
 
 	/**
@@ -129,15 +185,46 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.announcer.setPublisher(publisher);
 	}
 
-	/** Whether this instance leads now: confirmed in ZooKeeper and not revoked since. */
+	/**
+	 * Whether this instance leads now: confirmed in ZooKeeper, not revoked since, and the session that
+	 * confirmed it is certainly alive now (the session lease, no round trip).
+	 */
 	public boolean isLeader() {
-		return this.term != null;
+		return epoch() != 0;
 	}
 
-	/** The epoch of this instance's current leadership, a fencing token; 0 while it does not lead. */
+	/**
+	 * The epoch of this instance's current leadership, a fencing token; 0 while it does not lead, or
+	 * while its session lease is not valid.
+	 */
 	public long epoch() {
 		Term current = this.term;
-		return (current != null) ? current.epoch() : 0;
+		SessionLease currentLease = this.lease;
+		if (current == null || currentLease == null || !currentLease.isValidFor(current.session())) {
+			return 0;
+		}
+		return current.epoch();
+	}
+
+	/**
+	 * Whether this instance still leads under the given epoch, the check for leader-only code about to
+	 * write to a resource: false once that leadership ended, even if a later one began.
+	 * @param epoch the epoch the work started under
+	 * @return whether it still leads under that epoch now
+	 */
+	public boolean isLeading(long epoch) {
+		return epoch != 0 && epoch() == epoch;
+	}
+
+	/**
+	 * Fail unless this instance still leads under the given epoch.
+	 * @param epoch the epoch the work started under
+	 * @throws LeadershipLostException when that leadership has ended or is in doubt
+	 */
+	public void assertLeading(long epoch) {
+		if (!isLeading(epoch)) {
+			throw new LeadershipLostException(this.latchPath, epoch);
+		}
 	}
 
 	/** The participant id of the group's leader as ZooKeeper sees it now, asked of the ensemble. */
@@ -203,9 +290,13 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 				return;
 			}
 			this.participantId = this.participantIdSupplier.get();
+			if (this.ownsLease) {
+				this.lease = SessionLease.start(this.client);
+			}
 			this.announcer.start();
-			this.connected = this.client.getZookeeperClient().isConnected();
+			// listen before anything is read, so no state change can fall between a read and the listener
 			this.client.getConnectionStateListenable().addListener(this.connectionListener);
+			leaseNow().addListener(this.leaseListener);
 			this.running = true;
 		}
 		inOrder(this::join);
@@ -243,6 +334,10 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 		finally {
 			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+			leaseNow().removeListener(this.leaseListener);
+			if (this.ownsLease) {
+				leaseNow().close();
+			}
 			this.announcer.shutdown();
 		}
 		logger.info("Left leader election at " + this.latchPath);
@@ -259,22 +354,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	}
 
 	private void connectionStateChanged(ConnectionState state) {
+		// on Curator's connection-state thread, shared by every component: mark state, never wait here
 		switch (state) {
-			case CONNECTED, RECONNECTED -> {
-				this.connected = true;
-				inOrder(this::tryToLead);
-			}
+			case CONNECTED, RECONNECTED -> inOrder(this::tryToLead);
 			case LOST -> {
-				this.connected = false;
 				revokeNow(LeadershipReason.SESSION_LOST);
-				// The latch re-joins on the next state change, handled on this same thread, and deletes a
-				// node the server may still keep for the old session: hold it until running work has ended.
-				drainListeners();
+				// on the leadership thread, before any re-claim queued behind it: the old term's work ends first
+				inOrder(this::drainListeners);
 			}
-			default -> {
-				this.connected = false;
-				revokeNow(LeadershipReason.CONNECTION_SUSPENDED);
-			}
+			default -> revokeNow(LeadershipReason.CONNECTION_SUSPENDED);
 		}
 	}
 
@@ -297,14 +385,17 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		LatchSeat current = this.seat;
 		long expectedGeneration;
 		synchronized (this.monitor) {
-			if (!this.running || !this.connected || this.term != null || current == null || !current.latchLeads()) {
+			if (!this.running || this.term != null || current == null || !current.latchLeads()) {
 				return;
 			}
 			expectedGeneration = this.generation;
 		}
+		SessionLease currentLease = leaseNow();
+		SessionLease.Stamp stamp = currentLease.beforeRequest();
 		LatchSeat.Claim claim;
 		try {
-			claim = current.claim();
+			claim = current.claim(this.lastClaimVersion);
+			currentLease.replied(stamp);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not confirm leadership of " + this.latchPath + "; will retry on reconnection: " + ex);
@@ -317,15 +408,29 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 			join();
 			return;
 		}
-		if (claim.abruptPredecessor() != null && !awaitTakeoverDelay(claim.abruptPredecessor(), expectedGeneration)) {
+		this.lastClaimVersion = claim.version();
+		if (claim.abruptPredecessor() != null) {
+			// a write by another instance since this one's last claim; held across this instance's own
+			// re-claims (which find their own write) until served in full
+			long notBefore = System.nanoTime() + this.takeoverDelay.toNanos();
+			if (!this.takeoverPending || notBefore - this.takeoverNotBefore > 0) {
+				this.takeoverNotBefore = notBefore;
+			}
+			this.takeoverPending = true;
+			logger.info("Previous leader " + claim.abruptPredecessor() + " of " + this.latchPath
+					+ " did not hand over gracefully");
+		}
+		if (this.takeoverPending && !awaitTakeoverDelay(expectedGeneration)) {
 			return;
 		}
-		Term granted = new Term(claim.path(), claim.epoch(), claim.version());
+		Term granted = new Term(claim.path(), claim.epoch(), claim.version(), stamp.session());
 		synchronized (this.monitor) {
-			if (!this.running || expectedGeneration != this.generation) {
+			// the grant, too, asks the lease: the claim's reply must still be within the session's lease
+			if (!this.running || expectedGeneration != this.generation || !currentLease.isValidFor(stamp.session())) {
 				return;
 			}
 			this.term = granted;
+			this.takeoverPending = false;
 		}
 		watchNode(current, granted);
 		if (this.term == granted) {
@@ -334,13 +439,13 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	}
 
 	/** Wait out the takeover delay on the leadership thread; false when leadership was revoked meanwhile. */
-	private boolean awaitTakeoverDelay(String predecessor, long expectedGeneration) {
-		if (this.takeoverDelay.isZero() || this.takeoverDelay.isNegative()) {
+	private boolean awaitTakeoverDelay(long expectedGeneration) {
+		long deadline = this.takeoverNotBefore;
+		if (deadline - System.nanoTime() <= 0) {
 			return true;
 		}
-		logger.info("Previous leader " + predecessor + " of " + this.latchPath + " did not hand over gracefully; "
-				+ "waiting " + this.takeoverDelay + " (zk.leader.takeover-delay) before acting as leader");
-		long deadline = System.nanoTime() + this.takeoverDelay.toNanos();
+		logger.info("Waiting " + Duration.ofNanos(deadline - System.nanoTime()) + " (zk.leader.takeover-delay) before "
+				+ "acting as leader of " + this.latchPath);
 		while (System.nanoTime() < deadline) {
 			synchronized (this.monitor) {
 				if (!this.running || expectedGeneration != this.generation) {
@@ -404,8 +509,47 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.announcer.inOrder(task);
 	}
 
-	/** One leadership of this instance: the latch node that led, the epoch and data version written for it. */
-	record Term(String path, long epoch, int version) {
+	private SessionLease leaseNow() {
+		SessionLease current = this.lease;
+		if (current == null) {
+			throw new IllegalStateException("Leader election at " + this.latchPath + " has no session lease yet");
+		}
+		return current;
+	}
+
+	/** A {@link LeaderOnly} call may start: counted until {@link #callEnded()}, drained before a release. */
+	boolean callStarting() {
+		return this.calls.enter();
+	}
+
+	void callEnded() {
+		this.calls.exit();
+	}
+
+	/**
+	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
+	 * time in ZooKeeper fenced by this leadership; 0 when this instance does not lead or the record failed.
+	 */
+	long startFiring(String trigger, long scheduledFireTimeMillis) {
+		Term current = this.term;
+		long epoch = epoch();
+		if (current == null || epoch != current.epoch()
+				|| !this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis)) {
+			return 0;
+		}
+		return (epoch() == epoch) ? epoch : 0;
+	}
+
+	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
+	java.util.OptionalLong lastFireTime(String trigger) throws Exception {
+		return this.fireTimes.last(trigger);
+	}
+
+	/**
+	 * One leadership of this instance: the latch node that led, the epoch and data version written for
+	 * it, and the lease session that confirmed it.
+	 */
+	record Term(String path, long epoch, int version, long session) {
 	}
 
 }

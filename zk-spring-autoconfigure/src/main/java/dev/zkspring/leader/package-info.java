@@ -1,8 +1,11 @@
 /**
  * Leader election for the instances of one application: {@link dev.zkspring.leader.ZkLeaderElection}
  * holds a Curator leader latch, acts as leader only after confirming its own latch node in ZooKeeper,
- * and stops acting at once when the connection is in doubt; the Quartz gate and
- * {@link dev.zkspring.leader.LeaderOnly} run work only while it leads.
+ * and acts only while the client's session lease is valid for the session that confirmed it, so it
+ * stops at once when the connection is in doubt and a process resuming from a freeze starts nothing;
+ * the Quartz gate and {@link dev.zkspring.leader.LeaderOnly} run work only while it leads. The gate
+ * records each trigger's last started fire time in ZooKeeper, fenced by the leadership, so a successor
+ * resumes after it instead of replaying it.
  * <p>
  * Each leadership has an <em>epoch</em>, usable as a fencing token: when an instance becomes leader it
  * writes its participant id to the group's latch node ({@code {zk.leader.root}/{zk.leader.group}}) in

@@ -1,0 +1,105 @@
+package dev.zkspring.leader;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+
+import dev.zkspring.client.OwnedPaths;
+import dev.zkspring.client.SessionLease;
+import dev.zkspring.leader.ZkLeaderElection.Term;
+
+/**
+ * Per trigger, the last scheduled fire time a leader started, kept in ZooKeeper beside the group's
+ * latch node ({@code {latch}.fire-times/{trigger}}, data {@code epoch:millis}). Each write is fenced by
+ * the leadership: it commits only in one transaction with a check that the latch node's data version is
+ * still the one the term's claim wrote, so a deposed leader cannot record (and so cannot start) a firing.
+ */
+final class FireTimes {
+
+	private static final Log logger = LogFactory.getLog(FireTimes.class);
+
+	private final CuratorFramework client;
+
+	private final String latchPath;
+
+	private final String root;
+
+	FireTimes(CuratorFramework client, String latchPath) {
+		this.client = client;
+		this.latchPath = latchPath;
+		this.root = latchPath + ".fire-times";
+	}
+
+	/** Record that the term starts the given fire time; false when it could not (not leading, or unreachable). */
+	boolean record(Term term, SessionLease lease, String trigger, long fireTimeMillis) {
+		byte[] data = (term.epoch() + ":" + fireTimeMillis).getBytes(StandardCharsets.UTF_8);
+		String node = node(trigger);
+		for (int attempt = 0; attempt < 2; attempt++) {
+			SessionLease.Stamp stamp = lease.beforeRequest();
+			try {
+				this.client.transaction()
+					.forOperations(this.client.transactionOp().check().withVersion(term.version()).forPath(this.latchPath),
+							this.client.transactionOp().setData().forPath(node, data));
+				lease.replied(stamp);
+				return lease.isValidFor(term.session());
+			}
+			catch (KeeperException.NoNodeException ex) {
+				lease.replied(stamp);
+				if (!create(node)) {
+					return false;
+				}
+			}
+			catch (Exception ex) {
+				// a lost fence (BadVersion), or ZooKeeper unreachable: this firing does not start
+				return false;
+			}
+		}
+		return false;
+	}
+
+	/** The last fire time any leader started for the trigger, if one was recorded. */
+	OptionalLong last(String trigger) throws Exception {
+		// the records decide which fire times run: nobody else may write beside them
+		OwnedPaths.ensure(this.client, this.root);
+		byte[] data;
+		try {
+			data = this.client.getData().forPath(node(trigger));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return OptionalLong.empty();
+		}
+		String text = new String(data, StandardCharsets.UTF_8);
+		int colon = text.indexOf(':');
+		try {
+			return OptionalLong.of(Long.parseLong(text.substring(colon + 1)));
+		}
+		catch (NumberFormatException ex) {
+			return OptionalLong.empty();
+		}
+	}
+
+	private boolean create(String node) {
+		try {
+			OwnedPaths.ensure(this.client, this.root);
+			this.client.create().creatingParentsIfNeeded().forPath(node, new byte[0]);
+			return true;
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			return true;
+		}
+		catch (Exception ex) {
+			logger.warn("Could not create the fire-time record " + node + "; the firing does not start: " + ex.getMessage());
+			return false;
+		}
+	}
+
+	private String node(String trigger) {
+		return this.root + "/" + URLEncoder.encode(trigger, StandardCharsets.UTF_8);
+	}
+
+}
