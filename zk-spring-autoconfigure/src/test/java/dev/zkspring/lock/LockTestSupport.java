@@ -11,7 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 
-import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.SessionLease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,17 +24,17 @@ final class LockTestSupport implements ApplicationEventPublisher {
 
 	final CuratorFramework client;
 
+	final SessionLease lease;
+
 	LockTestSupport(CuratorFramework client) {
 		this(client, 16, false);
 	}
 
 	LockTestSupport(CuratorFramework client, int maxLocalHandoffs, boolean interruptOnLoss) {
 		this.client = client;
-		ZkProperties.Lock properties = new ZkProperties.Lock();
-		properties.setMaxLocalHandoffs(maxLocalHandoffs);
-		properties.setInterruptOnLoss(interruptOnLoss);
-		properties.setDefaultWait(Duration.ofSeconds(10));
-		this.template = new ZkLockTemplate(client, properties, this);
+		this.lease = SessionLease.start(client);
+		this.template = new ZkLockTemplate(client, this.lease,
+				new ZkLockTemplate.Settings("/locks", Duration.ofSeconds(10), maxLocalHandoffs, interruptOnLoss), this);
 	}
 
 	@Override
