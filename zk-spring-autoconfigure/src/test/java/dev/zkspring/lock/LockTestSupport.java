@@ -37,13 +37,29 @@ final class LockTestSupport implements ApplicationEventPublisher {
 				new ZkLockTemplate.Settings("/locks", Duration.ofSeconds(10), maxLocalHandoffs, interruptOnLoss), this);
 	}
 
+	/** When set, every event waits at this gate before it is recorded: a slow listener. */
+	volatile CountDownLatch eventGate;
+
+	/** Counted down when an event reaches the publisher (before the gate). */
+	final CountDownLatch eventArrived = new CountDownLatch(1);
+
 	@Override
 	public void publishEvent(ApplicationEvent event) {
-		this.events.add(event);
+		publishEvent((Object) event);
 	}
 
 	@Override
 	public void publishEvent(Object event) {
+		this.eventArrived.countDown();
+		CountDownLatch gate = this.eventGate;
+		if (gate != null) {
+			try {
+				gate.await(60, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 		this.events.add(event);
 	}
 
