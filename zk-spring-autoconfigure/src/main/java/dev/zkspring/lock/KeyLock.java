@@ -239,6 +239,7 @@ final class KeyLock {
 	}
 
 	private @Nullable ZkLockContext grant(ZkLock.Mode mode, Turn turn) {
+		this.registry.hooks.admitting(this.key);
 		this.active++;
 		ZkLockContext context = new ZkLockContext(this.key, this.path, mode, this, turn);
 		this.holds.add(context);

@@ -12,6 +12,10 @@ class LockHooks {
 	void confirmed(String key) {
 	}
 
+	/** A holder passed the admission check and is about to be granted the key (the key's state lock is held). */
+	void admitting(String key) {
+	}
+
 	/** A holder just let go of the key's local lock, so a queued local thread may take it next. */
 	void localLockReleased(String key) {
 	}

@@ -96,6 +96,15 @@ class LockSessionFaultTests {
 
 	@Test
 	void aTurnConfirmedJustBeforeTheConnectionDropsAdmitsNobody() throws Exception {
+		connectionDropsAt(true);
+	}
+
+	@Test
+	void aDoubtRaisedBetweenTheAdmissionCheckAndTheGrantAdmitsNobody() throws Exception {
+		connectionDropsAt(false);
+	}
+
+	private void connectionDropsAt(boolean confirmation) throws Exception {
 		CuratorFramework client = zk.newClient();
 		LockTestSupport jvm = new LockTestSupport(client);
 		CountDownLatch suspendedHandled = new CountDownLatch(1);
@@ -115,6 +124,19 @@ class LockSessionFaultTests {
 		jvm.template.registry().hooks = new LockHooks() {
 			@Override
 			void confirmed(String key) {
+				if (confirmation) {
+					drop();
+				}
+			}
+
+			@Override
+			void admitting(String key) {
+				if (!confirmation) {
+					drop();
+				}
+			}
+
+			private void drop() {
 				try {
 					zk.stopServer();
 					assertThat(suspendedHandled.await(10, TimeUnit.SECONDS)).isTrue();
