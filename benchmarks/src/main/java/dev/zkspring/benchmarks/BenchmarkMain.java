@@ -9,7 +9,8 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
 
 /**
  * Runs every scenario against one in-process ZooKeeper and writes the results.
- * Arguments: {@code --quick} for the smoke check, {@code --out=FILE} (default benchmarks/RESULTS.md).
+ * Arguments: {@code --quick} for the smoke check, {@code --locks-only} for the lock scenarios alone,
+ * {@code --out=FILE} (default benchmarks/RESULTS.md).
  */
 public final class BenchmarkMain {
 
@@ -38,6 +39,11 @@ public final class BenchmarkMain {
 			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
 					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
 			new LockBenchmarks(clients, harness, report, locks).run();
+			if (arguments.contains("--locks-only")) {
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
 			new ConfigBenchmarks(clients, harness, report, List.of(new ZkSpringConfig(), new SpringCloudZookeeperConfig())).run();
 			new RefreshScaleBenchmark(clients, harness, report).run();
 			new LeaderBenchmarks(clients, server.port(), report, settings).run();

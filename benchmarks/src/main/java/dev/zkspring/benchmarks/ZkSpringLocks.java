@@ -14,7 +14,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
-import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.lock.ZkLock;
 import dev.zkspring.lock.ZkLockTemplate;
 
@@ -34,18 +34,18 @@ final class ZkSpringLocks {
 		}
 
 		public Locks open(CuratorFramework client) {
-			ZkProperties.Lock properties = new ZkProperties.Lock();
 			// a root of its own, so the annotation contender's keys (under /locks) are not in its way
-			properties.setRoot("/locks-template");
-			ZkLockTemplate template = new ZkLockTemplate(client, properties, (event) -> {
-			});
+			SessionLease lease = SessionLease.start(client);
+			ZkLockTemplate template = new ZkLockTemplate(client, lease,
+					ZkLockTemplate.Settings.defaults().withRoot("/locks-template"), (event) -> {
+					});
 			return new Locks() {
 				public void acquireRelease(String key) {
 					template.execute(key, LONG_WAIT, () -> null);
 				}
 
 				public boolean tryOnce(String key) {
-					return template.tryExecute(key, Duration.ZERO, () -> Boolean.TRUE).isPresent();
+					return template.tryExecute(key, Duration.ZERO, () -> Boolean.TRUE).isAcquired();
 				}
 
 				public void hold(String key) throws InterruptedException {
@@ -58,6 +58,7 @@ final class ZkSpringLocks {
 
 				public void close() {
 					template.destroy();
+					lease.close();
 				}
 			};
 		}

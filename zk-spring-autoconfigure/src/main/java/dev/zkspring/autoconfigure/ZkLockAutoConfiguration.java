@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.lock.ZkLockAnnotationSupport;
 import dev.zkspring.lock.ZkLockTemplate;
 
@@ -36,9 +37,14 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean(destroyMethod = "destroy")
 	@ConditionalOnMissingBean
-	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkProperties properties,
+	ZkLockTemplate zkLockTemplate(CuratorFramework client, SessionLease zkSessionLease, ZkProperties properties,
 			ApplicationEventPublisher publisher) {
-		return new ZkLockTemplate(client, properties.getLock(), publisher);
+		return new ZkLockTemplate(client, zkSessionLease, settings(properties.getLock()), publisher);
+	}
+
+	static ZkLockTemplate.Settings settings(ZkProperties.Lock lock) {
+		return new ZkLockTemplate.Settings(lock.getRoot(), lock.getDefaultWait(), lock.getMaxLocalHandoffs(),
+				lock.isInterruptOnLoss());
 	}
 
 	@Bean

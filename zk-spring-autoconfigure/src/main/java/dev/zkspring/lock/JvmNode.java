@@ -3,18 +3,23 @@ package dev.zkspring.lock;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import dev.zkspring.client.SessionLease;
+
 /**
- * This JVM's one ZooKeeper node for a key, and its turn: from the node heading the queue for its mode
- * to its deletion. Every method is called holding the key's lock.
+ * The ZooKeeper requests of this JVM for one key. Called <em>without</em> the key's lock (one thread
+ * at a time for the requests that change the queue, see {@link KeyLock}), so no request ever delays a
+ * thread that only wants to know whether it may enter.
  * <p>
  * Fencing: a turn's first token is the key node's pzxid seen by the read that confirmed the turn. It is
  * at least the zxid of the deletion that ended the previous turn (of any JVM), so it is larger than
@@ -29,69 +34,42 @@ final class JvmNode {
 
 	private final CuratorFramework client;
 
+	private final SessionLease lease;
+
 	private final String key;
 
 	private final String path;
 
-	private final ReentrantLock lock;
-
-	private volatile @Nullable String node;
-
-	private boolean shared;
-
-	private volatile boolean owned;
-
-	private long turnToken;
-
-	private boolean turnTokenClaimed;
+	/** Set on the read that confirms a turn: tells when a child (ours, too) goes. */
+	private final Watcher childrenWatch;
 
 	private volatile @Nullable CountDownLatch wake;
 
-	JvmNode(LockRegistry registry, String key, String path, ReentrantLock lock) {
+	JvmNode(LockRegistry registry, String key, String path, Watcher childrenWatch) {
 		this.registry = registry;
 		this.client = registry.client;
+		this.lease = registry.lease;
 		this.key = key;
 		this.path = path;
-		this.lock = lock;
-	}
-
-	boolean exists() {
-		return this.node != null;
-	}
-
-	boolean isOwned() {
-		return this.owned && this.node != null;
-	}
-
-	/** Whether the node serves holders of the given kind: an exclusive node serves readers too. */
-	boolean serves(boolean shared) {
-		return shared || !this.shared;
-	}
-
-	boolean isShared() {
-		return this.shared;
+		this.childrenWatch = childrenWatch;
 	}
 
 	/** A round trip that tells whether another holder would make a holder of this kind wait. */
 	boolean anotherHolderBlocks(boolean shared) {
-		List<String> children = call(() -> LockNodes.children(this.client, this.path, null));
+		List<String> children = call(() -> LockNodes.children(this.client, this.path, null, null));
 		return children != null && LockNodes.anyConflicting(children, null, shared);
 	}
 
 	/** A round trip that tells whether another JVM waits behind our node. */
-	boolean anotherJvmWaits() {
-		String ours = this.node;
-		List<String> children = call(() -> LockNodes.children(this.client, this.path, null));
-		return children != null
-				&& LockNodes.anyConflicting(children, (ours != null) ? ZKPaths.getNodeFromPath(ours) : null, this.shared);
+	boolean anotherJvmWaits(String ours, boolean shared) {
+		List<String> children = call(() -> LockNodes.children(this.client, this.path, null, null));
+		return children != null && LockNodes.anyConflicting(children, ZKPaths.getNodeFromPath(ours), shared);
 	}
 
-	void create(boolean shared) {
+	String create(boolean shared) {
 		String attempt = this.registry.nextAttempt();
 		try {
-			this.node = LockNodes.create(this.client, this.path, attempt, shared);
-			this.shared = shared;
-			this.owned = false;
+			return LockNodes.create(this.client, this.path, attempt, shared);
 		}
 		catch (Exception ex) {
 			try {
@@ -105,33 +83,33 @@ final class JvmNode {
 	}
 
 	/**
-	 * Wait until our node heads the queue for its mode, releasing the key's lock while waiting. The node
-	 * stays when the deadline passes, so another local thread can go on waiting with it.
-	 * @return true when the turn began, false at the deadline, null when the node is gone
+	 * Wait until our node heads the queue for its mode. The node stays when the deadline passes, so
+	 * another local thread can go on waiting with it.
+	 * @return the turn, {@link Turn#BUSY} at the deadline, or {@code null} when the node is gone
 	 */
-	@Nullable Boolean awaitTurn(long deadline, boolean tryOnce) throws InterruptedException {
-		String name = ZKPaths.getNodeFromPath(this.node);
+	@Nullable Turn awaitTurn(String node, boolean shared, long deadline, boolean tryOnce) throws InterruptedException {
+		String name = ZKPaths.getNodeFromPath(node);
 		try {
 			while (true) {
+				long epoch = this.registry.epoch();
+				SessionLease.Stamp stamp = this.lease.beforeRequest();
 				Stat stat = new Stat();
-				List<String> children = call(() -> LockNodes.children(this.client, this.path, stat));
+				List<String> children = call(() -> LockNodes.children(this.client, this.path, stat, this.childrenWatch));
+				this.lease.replied(stamp);
 				if (children == null || !children.contains(name)) {
-					this.node = null;
 					return null;
 				}
 				call(() -> {
 					LockNodes.deleteStrays(this.client, this.path, children, this.registry.jvmPrefix, name);
 					return null;
 				});
-				String blocker = LockNodes.blocker(children, name, this.shared);
+				String blocker = LockNodes.blocker(children, name, shared);
 				if (blocker == null) {
-					this.owned = true;
-					this.turnToken = stat.getPzxid();
-					this.turnTokenClaimed = false;
-					return true;
+					this.registry.hooks.confirmed(this.key);
+					return new Turn(node, shared, stamp.session(), epoch, stat.getPzxid(), this.registry);
 				}
 				if (tryOnce) {
-					return false;
+					return Turn.BUSY;
 				}
 				CountDownLatch latch = new CountDownLatch(1);
 				this.wake = latch;
@@ -141,16 +119,10 @@ final class JvmNode {
 				}
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
-					return false;
+					return Turn.BUSY;
 				}
-				this.lock.unlock();
-				try {
-					latch.await(remaining, TimeUnit.NANOSECONDS);
-					this.registry.awaitConnected(this.key, deadline);
-				}
-				finally {
-					this.lock.lock();
-				}
+				latch.await(remaining, TimeUnit.NANOSECONDS);
+				this.registry.awaitConnected(this.key, deadline);
 			}
 		}
 		finally {
@@ -166,28 +138,46 @@ final class JvmNode {
 		}
 	}
 
-	long fencingToken() {
-		String current = this.node;
-		if (!this.owned || current == null) {
-			throw new ZkLockUnavailableException(this.key, "Lock '" + this.key + "' is no longer held.", null);
+	/** A fresh fencing token: one write on our node. */
+	long touch(String node) {
+		try {
+			return LockNodes.touch(this.client, node);
 		}
-		if (!this.turnTokenClaimed) {
-			this.turnTokenClaimed = true;
-			return this.turnToken;
+		catch (KeeperException.NoNodeException ex) {
+			throw new ZkLockLostException(this.key, "Lock '" + this.key + "' is no longer held: its node " + node
+					+ " is gone.", ex);
 		}
-		return call(() -> LockNodes.touch(this.client, current));
+		catch (Exception ex) {
+			throw this.registry.unavailable(this.key, ex);
+		}
 	}
 
-	void delete() {
-		String current = this.node;
-		this.node = null;
-		this.owned = false;
-		if (current != null) {
+	/** Read the children again in the background (re-arming the watch) and tell whether ours is there. */
+	void checkInBackground(String node, Consumer<Boolean> present) {
+		String name = ZKPaths.getNodeFromPath(node);
+		try {
+			this.client.getChildren().usingWatcher(this.childrenWatch).inBackground((client, event) -> {
+				int rc = event.getResultCode();
+				if (rc == KeeperException.Code.NONODE.intValue()) {
+					present.accept(false);
+				}
+				else if (rc == KeeperException.Code.OK.intValue()) {
+					present.accept(event.getChildren().contains(name));
+				}
+			}).forPath(this.path);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not check lock node " + node + ": " + ex);
+		}
+	}
+
+	void delete(@Nullable String node) {
+		if (node != null) {
 			try {
-				LockNodes.delete(this.client, current);
+				LockNodes.delete(this.client, node);
 			}
 			catch (Exception ex) {
-				logger.debug("Lock node " + current + " will be deleted in the background: " + ex);
+				logger.debug("Lock node " + node + " will be deleted in the background: " + ex);
 			}
 		}
 	}

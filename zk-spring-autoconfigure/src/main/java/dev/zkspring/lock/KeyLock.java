@@ -4,22 +4,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
+import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One key in this JVM: a fair local read-write lock that queues this JVM's threads (FIFO), and the
- * JVM's single ZooKeeper node for the key, shared by the local holders of one turn.
+ * JVM's single ZooKeeper node for the key, shared by the local holders of one {@link Turn}.
  * <p>
- * A thread first gets the local lock, then {@link #enter} makes sure the JVM's node holds the key in
- * a compatible mode. When a holder leaves and another local thread wants the key, the node is kept
- * and handed over without touching ZooKeeper, but after {@code maxLocalHandoffs} hand-offs the JVM
- * checks (one read) for a waiting JVM and, if there is one, gives the node up and queues again behind it.
+ * A thread first gets the local lock, then {@link #enter} makes sure the JVM's node holds the key in a
+ * compatible mode. When a holder leaves and another local thread wants the key, the node is kept and
+ * handed over without touching ZooKeeper, but only while the turn is {@linkplain Turn#valid() valid}
+ * (its session's lease holds and nothing put it in doubt); otherwise the node is given up and the thread
+ * queues again. After {@code maxLocalHandoffs} hand-offs the JVM checks (one read) for a waiting JVM and,
+ * if there is one, gives the node up and queues again behind it.
+ * <p>
+ * {@link #lock} guards the state and is held only for decisions, never across a ZooKeeper request: one
+ * thread at a time runs the requests that change the queue ({@link #io}), the others wait on
+ * {@link #changed} until their deadline.
  */
 final class KeyLock {
+
+	/** The shortest wait for the (briefly held) state lock, so a zero wait does not fail spuriously. */
+	private static final long STATE_LOCK_FLOOR = TimeUnit.MILLISECONDS.toNanos(20);
 
 	final String key;
 
@@ -40,7 +51,13 @@ final class KeyLock {
 
 	private final Set<ZkLockContext> holds = ConcurrentHashMap.newKeySet();
 
-	private volatile boolean doubt;
+	/** Our node, waiting in the queue or holding the key. */
+	private @Nullable String queued;
+
+	private boolean queuedShared;
+
+	/** Set while our node holds the key; read without the lock by the loss handlers. */
+	private volatile @Nullable Turn turn;
 
 	private int active;
 
@@ -48,13 +65,19 @@ final class KeyLock {
 
 	private boolean draining;
 
-	private boolean driving;
+	/** A thread is running a request that changes the queue, without the lock. */
+	private boolean io;
 
 	KeyLock(LockRegistry registry, String key, String path) {
 		this.registry = registry;
 		this.key = key;
 		this.path = path;
-		this.node = new JvmNode(registry, key, path, this.lock);
+		Watcher childrenWatch = (event) -> {
+			if (event.getType() != Watcher.Event.EventType.None) {
+				checkOwnNode();
+			}
+		};
+		this.node = new JvmNode(registry, key, path, childrenWatch);
 	}
 
 	/**
@@ -63,47 +86,61 @@ final class KeyLock {
 	 */
 	@Nullable ZkLockContext enter(ZkLock.Mode mode, long deadline, boolean tryOnce) throws InterruptedException {
 		boolean shared = mode.isShared();
-		this.lock.lockInterruptibly();
+		if (!this.lock.tryLock(Math.max(deadline - System.nanoTime(), STATE_LOCK_FLOOR), TimeUnit.NANOSECONDS)) {
+			return null;
+		}
 		try {
 			while (true) {
-				this.registry.checkConnected(this.key);
-				if (this.node.isOwned()) {
-					if (!this.doubt && this.node.serves(shared) && !this.draining) {
-						if (this.handoffs >= this.registry.maxLocalHandoffs) {
-							this.draining = this.node.anotherJvmWaits();
-							this.handoffs = 0;
-						}
-						if (!this.draining) {
+				Turn turn = this.turn;
+				if (turn != null) {
+					if (turn.admits(shared) && !this.draining) {
+						if (this.handoffs < this.registry.maxLocalHandoffs) {
 							this.handoffs++;
-							return grant(mode);
+							ZkLockContext context = grant(mode, turn);
+							if (context != null) {
+								return context;
+							}
+						}
+						else if (!this.io) {
+							boolean waits = outside(() -> this.node.anotherJvmWaits(turn.node, turn.shared));
+							if (this.turn == turn) {
+								this.draining = waits;
+								this.handoffs = 0;
+							}
+						}
+						else if (!await(deadline)) {
+							return null;
 						}
 					}
-					if (this.active == 0) {
-						deleteNode();
+					else if (this.active == 0 && !this.io) {
+						deleteOutside(endTurn());
 					}
 					else if (!await(deadline)) {
 						return null;
 					}
 				}
-				else if (this.node.exists()) {
-					if (!this.driving && this.node.isShared() == shared) {
-						Boolean turn = drive(deadline, tryOnce);
-						if (turn != null) {
-							return turn ? grant(mode) : null;
-						}
-					}
-					else if (!this.driving) {
-						deleteNode();
-					}
-					else if (!await(deadline)) {
+				else if (this.io) {
+					if (!await(deadline)) {
 						return null;
 					}
 				}
-				else if (tryOnce && this.node.anotherHolderBlocks(shared)) {
-					return null;
+				else if (this.queued != null) {
+					if (this.queuedShared != shared) {
+						deleteOutside(endTurn());
+					}
+					else if (drive(this.queued, shared, deadline, tryOnce) == Turn.BUSY) {
+						return null;
+					}
 				}
 				else {
-					this.node.create(shared);
+					this.registry.checkConnected(this.key);
+					if (tryOnce && outside(() -> this.node.anotherHolderBlocks(shared))) {
+						return null;
+					}
+					if (this.queued == null && this.turn == null && !this.io) {
+						this.queued = outside(() -> this.node.create(shared));
+						this.queuedShared = shared;
+					}
 				}
 			}
 		}
@@ -112,59 +149,70 @@ final class KeyLock {
 		}
 	}
 
-	/** A holder leaves; the node stays for the next local thread when one wants the key. */
+	/** A holder leaves; the node stays for the next local thread when one wants the key and may have it. */
 	void leave(ZkLockContext context, boolean othersWant) {
+		String stale = null;
 		this.lock.lock();
 		try {
 			this.holds.remove(context);
 			this.active--;
-			if (this.active == 0 && this.node.exists() && (this.doubt || this.draining || !othersWant)) {
-				deleteNode();
+			Turn turn = this.turn;
+			if (this.active == 0 && turn != null && !this.io && (this.draining || !othersWant || !turn.valid())) {
+				stale = endTurn();
 			}
 			this.changed.signalAll();
 		}
 		finally {
 			this.lock.unlock();
 		}
+		this.node.delete(stale);
 	}
 
 	/** No thread of this JVM wants the key any more: give its node up. */
 	void releaseIfIdle() {
+		String stale = null;
 		this.lock.lock();
 		try {
-			if (this.active == 0 && !this.driving && this.node.exists()) {
-				deleteNode();
+			if (this.active == 0 && !this.io) {
+				stale = endTurn();
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+		this.node.delete(stale);
 	}
 
 	long fencingToken(ZkLockContext context) {
+		Turn turn = context.turn;
 		this.lock.lock();
 		try {
-			if (context.isLost()) {
-				throw new ZkLockUnavailableException(this.key, "Lock '" + this.key + "' is no longer held.", null);
+			context.assertHeld();
+			if (!turn.firstTokenClaimed) {
+				turn.firstTokenClaimed = true;
+				return turn.firstToken;
 			}
-			return this.node.fencingToken();
 		}
 		finally {
 			this.lock.unlock();
 		}
+		return this.node.touch(turn.node);
 	}
 
 	/**
-	 * The connection was suspended or the session lost: the holds of this key are in doubt. Called on
-	 * Curator's connection-state thread, without the key's lock.
-	 * @return the holds that were active, now marked lost
+	 * The connection was suspended, the session lost or the lease lapsed: the turn is in doubt. Called
+	 * without the key's lock, never waits; the registry counted the interruption before, so a turn
+	 * confirmed meanwhile is in doubt too ({@link Turn#valid()}).
+	 * @return the holds that were active and are now marked lost
 	 */
-	List<ZkLockContext> connectionInterrupted() {
+	List<ZkLockContext> putInDoubt() {
+		Turn turn = this.turn;
+		if (turn != null) {
+			turn.doubt();
+		}
 		List<ZkLockContext> lost = new ArrayList<>();
-		if (this.node.isOwned()) {
-			this.doubt = true;
-			for (ZkLockContext context : this.holds) {
-				context.markLost();
+		for (ZkLockContext context : this.holds) {
+			if (context.markLost()) {
 				lost.add(context);
 			}
 		}
@@ -177,45 +225,95 @@ final class KeyLock {
 		return List.copyOf(this.holds);
 	}
 
-	private ZkLockContext grant(ZkLock.Mode mode) {
+	/** Our node may have been deleted by someone else: look (in the background) while the turn lasts. */
+	private void checkOwnNode() {
+		Turn turn = this.turn;
+		if (turn != null && !turn.inDoubt()) {
+			this.node.checkInBackground(turn.node, (present) -> {
+				if (!present && this.turn == turn && !turn.inDoubt()) {
+					turn.doubt();
+					this.registry.nodeDeleted(this);
+				}
+			});
+		}
+	}
+
+	private @Nullable ZkLockContext grant(ZkLock.Mode mode, Turn turn) {
+		this.registry.hooks.admitting(this.key);
 		this.active++;
-		ZkLockContext context = new ZkLockContext(this.key, this.path, mode, this);
+		ZkLockContext context = new ZkLockContext(this.key, this.path, mode, this, turn);
 		this.holds.add(context);
-		// the connection listener sets doubt before it marks the holds: one of us sees the other
-		if (this.doubt) {
-			context.markLost();
+		// loss handlers count the interruption, then mark the holds: one of us sees the other
+		if (!turn.valid()) {
+			this.holds.remove(context);
+			this.active--;
+			turn.doubt();
+			return null;
 		}
 		return context;
 	}
 
-	private @Nullable Boolean drive(long deadline, boolean tryOnce) throws InterruptedException {
-		this.driving = true;
-		try {
-			Boolean turn = this.node.awaitTurn(deadline, tryOnce);
-			if (turn == Boolean.TRUE) {
-				this.doubt = false;
-				this.draining = false;
-				this.handoffs = 0;
+	private @Nullable Turn drive(String queued, boolean shared, long deadline, boolean tryOnce) throws InterruptedException {
+		Turn turn = outside(() -> this.node.awaitTurn(queued, shared, deadline, tryOnce));
+		if (turn == null) {
+			if (this.queued == queued) {
+				this.queued = null;
 			}
-			return turn;
+			return null;
 		}
-		finally {
-			this.driving = false;
-			this.changed.signalAll();
+		if (turn != Turn.BUSY && this.queued == queued) {
+			this.turn = turn;
+			this.draining = false;
+			this.handoffs = 0;
 		}
+		return turn;
 	}
 
-	private void deleteNode() {
-		this.node.delete();
-		this.doubt = false;
+	/** Forget our node (the caller deletes it, outside the lock) and end the turn. */
+	private @Nullable String endTurn() {
+		String stale = this.queued;
+		this.queued = null;
+		this.turn = null;
 		this.draining = false;
 		this.handoffs = 0;
 		this.changed.signalAll();
+		return stale;
+	}
+
+	private void deleteOutside(@Nullable String stale) {
+		this.lock.unlock();
+		try {
+			this.node.delete(stale);
+		}
+		finally {
+			this.lock.lock();
+		}
+	}
+
+	/** Run a request without the lock, keeping other threads from starting one meanwhile. */
+	private <T> T outside(Request<T> request) throws InterruptedException {
+		this.io = true;
+		this.lock.unlock();
+		try {
+			return request.run();
+		}
+		finally {
+			this.lock.lock();
+			this.io = false;
+			this.changed.signalAll();
+		}
 	}
 
 	private boolean await(long deadline) throws InterruptedException {
 		long remaining = deadline - System.nanoTime();
 		return remaining > 0 && this.changed.awaitNanos(remaining) > 0;
+	}
+
+	@FunctionalInterface
+	private interface Request<T> {
+
+		T run() throws InterruptedException;
+
 	}
 
 }

@@ -67,10 +67,16 @@ final class LockNodes {
 		}).forPath(path);
 	}
 
-	/** The children of the key, with the key node's stat; {@code null} when the key node does not exist. */
-	static @Nullable List<String> children(CuratorFramework client, String path, @Nullable Stat stat)
-			throws Exception {
+	/**
+	 * The children of the key, with the key node's stat and a watch on the children when asked for;
+	 * {@code null} when the key node does not exist.
+	 */
+	static @Nullable List<String> children(CuratorFramework client, String path, @Nullable Stat stat,
+			@Nullable Watcher watcher) throws Exception {
 		try {
+			if (stat != null && watcher != null) {
+				return client.getChildren().storingStatIn(stat).usingWatcher(watcher).forPath(path);
+			}
 			return (stat != null) ? client.getChildren().storingStatIn(stat).forPath(path)
 					: client.getChildren().forPath(path);
 		}

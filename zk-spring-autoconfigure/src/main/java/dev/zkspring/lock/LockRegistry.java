@@ -9,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
@@ -19,24 +17,32 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
+import dev.zkspring.client.SessionLease;
+
 /**
  * The locks of one JVM (one client session): a {@link KeyLock} per key while some thread waits for
  * or holds it, removed when the last one is done. Reentrancy is per thread per key and never touches
- * ZooKeeper. Listens to the client's connection state to mark holds lost.
+ * ZooKeeper. Listens to the client's connection state and to the session lease: on SUSPENDED, LOST or a
+ * lapse it first counts the interruption and marks every hold lost (no I/O, no events), then hands the
+ * telling to {@link LockLosses}.
  */
-final class LockRegistry implements ConnectionStateListener {
-
-	private static final Log logger = LogFactory.getLog(LockRegistry.class);
+final class LockRegistry implements ConnectionStateListener, SessionLease.Listener {
 
 	final CuratorFramework client;
+
+	final SessionLease lease;
+
+	/** Test hooks between steps; {@link LockHooks#NONE} in use. */
+	volatile LockHooks hooks = LockHooks.NONE;
 
 	final String root;
 
 	final int maxLocalHandoffs;
 
-	private final boolean interruptOnLoss;
+	private final LockLosses losses;
 
-	private final ApplicationEventPublisher publisher;
+	/** Connection interruptions and lease lapses so far; a turn confirmed under an older count is in doubt. */
+	private final AtomicLong epoch = new AtomicLong();
 
 	private final ConcurrentHashMap<String, KeyLock> locks = new ConcurrentHashMap<>();
 
@@ -47,14 +53,15 @@ final class LockRegistry implements ConnectionStateListener {
 	/** Starts the name of every node this registry creates, so it can tell its own strays. */
 	final String jvmPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE) + "-";
 
-	LockRegistry(CuratorFramework client, String root, int maxLocalHandoffs, boolean interruptOnLoss,
-			ApplicationEventPublisher publisher) {
+	LockRegistry(CuratorFramework client, SessionLease lease, String root, int maxLocalHandoffs,
+			boolean interruptOnLoss, ApplicationEventPublisher publisher) {
 		this.client = client;
+		this.lease = lease;
 		this.root = root;
 		this.maxLocalHandoffs = maxLocalHandoffs;
-		this.interruptOnLoss = interruptOnLoss;
-		this.publisher = publisher;
+		this.losses = new LockLosses(client, publisher, interruptOnLoss);
 		client.getConnectionStateListenable().addListener(this);
+		lease.addListener(this);
 	}
 
 	/**
@@ -89,7 +96,7 @@ final class LockRegistry implements ConnectionStateListener {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new ZkLockUnavailableException(key, "Interrupted while waiting for lock '" + key + "'.", ex);
+			throw new ZkLockInterruptedException(key, ex);
 		}
 		finally {
 			if (context == null) {
@@ -116,6 +123,7 @@ final class LockRegistry implements ConnectionStateListener {
 		}
 		finally {
 			localLock(keyLock, context.getMode()).unlock();
+			this.hooks.localLockReleased(keyLock.key);
 			unreference(keyLock);
 		}
 	}
@@ -149,29 +157,55 @@ final class LockRegistry implements ConnectionStateListener {
 		return this.lostLocks.get();
 	}
 
+	long epoch() {
+		return this.epoch.get();
+	}
+
 	void close() {
 		this.client.getConnectionStateListenable().removeListener(this);
+		this.lease.removeListener(this);
+		this.losses.close();
 	}
 
 	@Override
 	public void stateChanged(CuratorFramework client, ConnectionState newState) {
-		if (newState != ConnectionState.SUSPENDED && newState != ConnectionState.LOST) {
-			return;
+		if (newState == ConnectionState.SUSPENDED) {
+			putAllInDoubt(ZkLockLostEvent.Reason.SUSPENDED);
 		}
-		ZkLockLostEvent.Reason reason = (newState == ConnectionState.LOST) ? ZkLockLostEvent.Reason.LOST
-				: ZkLockLostEvent.Reason.SUSPENDED;
+		else if (newState == ConnectionState.LOST) {
+			putAllInDoubt(ZkLockLostEvent.Reason.LOST);
+		}
+	}
+
+	@Override
+	public void lapsed() {
+		putAllInDoubt(ZkLockLostEvent.Reason.LAPSED);
+	}
+
+	/** Mark every hold first (fast, no I/O, nothing called), then let {@link LockLosses} tell. */
+	private void putAllInDoubt(ZkLockLostEvent.Reason reason) {
+		this.epoch.incrementAndGet();
+		List<KeyLock> keys = new ArrayList<>();
+		List<List<ZkLockContext>> lost = new ArrayList<>();
 		for (KeyLock keyLock : this.locks.values()) {
-			List<ZkLockContext> lost = keyLock.connectionInterrupted();
-			if (lost.isEmpty()) {
-				continue;
+			List<ZkLockContext> marked = keyLock.putInDoubt();
+			if (!marked.isEmpty()) {
+				keys.add(keyLock);
+				lost.add(marked);
 			}
+		}
+		for (int i = 0; i < keys.size(); i++) {
 			this.lostLocks.incrementAndGet();
-			logger.warn("Lock '" + keyLock.key + "' (" + keyLock.path + ") is no longer held: connection "
-					+ newState + "; " + lost.size() + " holder(s) affected");
-			if (this.interruptOnLoss) {
-				lost.forEach((context) -> context.thread.interrupt());
-			}
-			this.publisher.publishEvent(new ZkLockLostEvent(this.client, keyLock.key, keyLock.path, reason));
+			this.losses.report(keys.get(i), lost.get(i), reason);
+		}
+	}
+
+	/** The JVM's node of a turn was deleted by someone else while it held the key: a loss, at once. */
+	void nodeDeleted(KeyLock keyLock) {
+		List<ZkLockContext> marked = keyLock.putInDoubt();
+		if (!marked.isEmpty()) {
+			this.lostLocks.incrementAndGet();
+			this.losses.report(keyLock, marked, ZkLockLostEvent.Reason.DELETED);
 		}
 	}
 
@@ -190,6 +224,7 @@ final class LockRegistry implements ConnectionStateListener {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			throw new ZkLockInterruptedException(key, ex);
 		}
 		throw notConnected(key);
 	}

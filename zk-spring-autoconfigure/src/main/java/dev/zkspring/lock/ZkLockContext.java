@@ -22,6 +22,9 @@ public final class ZkLockContext {
 
 	final KeyLock keyLock;
 
+	/** The turn this hold belongs to: it is held only while the turn is valid. */
+	final Turn turn;
+
 	final Thread thread;
 
 	private volatile boolean lost;
@@ -34,11 +37,12 @@ public final class ZkLockContext {
 
 	private int depth = 1;
 
-	ZkLockContext(String key, String path, ZkLock.Mode mode, KeyLock keyLock) {
+	ZkLockContext(String key, String path, ZkLock.Mode mode, KeyLock keyLock, Turn turn) {
 		this.key = key;
 		this.path = path;
 		this.mode = mode;
 		this.keyLock = keyLock;
+		this.turn = turn;
 		this.thread = Thread.currentThread();
 	}
 
@@ -76,14 +80,17 @@ public final class ZkLockContext {
 	 * JVMs; give it to the protected resource so it can refuse writes from an older holder. Free for the
 	 * first holder of a ZooKeeper turn; one round trip for a holder that took the lock over locally.
 	 * @return the fencing token
-	 * @throws ZkLockUnavailableException when the lock is no longer held
+	 * @throws ZkLockLostException when the lock is no longer held
+	 * @throws ZkLockUnavailableException when the write for a fresh token fails
 	 */
-	public synchronized long getFencingToken() {
-		if (this.fencingToken == null) {
+	public long getFencingToken() {
+		Long token = this.fencingToken;
+		if (token == null) {
 			assertHeld();
-			this.fencingToken = this.keyLock.fencingToken(this);
+			token = this.keyLock.fencingToken(this);
+			this.fencingToken = token;
 		}
-		return this.fencingToken;
+		return token;
 	}
 
 	/** The fencing token if a caller asked for it already, without a round trip. */
@@ -91,20 +98,25 @@ public final class ZkLockContext {
 		return this.fencingToken;
 	}
 
-	/** Whether the lock is still held: false once the connection was suspended or the session lost. */
+	/**
+	 * Whether the lock is still certainly held: false as soon as the connection is suspended, the
+	 * session lost, the session lease lapsed (e.g. when the process resumes after a freeze, before any
+	 * event) or the lock's node deleted. No round trip.
+	 */
 	public boolean isHeld() {
-		return !this.lost && !this.released;
+		return !this.lost && !this.released && this.turn.valid();
 	}
 
 	/**
 	 * Fail unless the lock is still held; call it before an irreversible step.
-	 * @throws ZkLockUnavailableException when the lock is in doubt or gone
+	 * @throws ZkLockLostException when the lock is in doubt or gone
 	 */
 	public void assertHeld() {
 		if (!isHeld()) {
-			throw new ZkLockUnavailableException(this.key, "Lock '" + this.key + "' (" + this.path + ") is "
-					+ (this.released ? "released" : "no longer held: the ZooKeeper connection was interrupted") + ".",
-					null);
+			throw new ZkLockLostException(this.key, "Lock '" + this.key + "' (" + this.path + ") is "
+					+ (this.released ? "released"
+							: "no longer held: the ZooKeeper session is in doubt or gone, or the lock node was deleted")
+					+ ".", null);
 		}
 	}
 
@@ -113,12 +125,18 @@ public final class ZkLockContext {
 		return "ZkLockContext[" + this.path + ", " + this.mode + (isHeld() ? ", held]" : ", not held]");
 	}
 
-	void markLost() {
+	/** Mark the hold lost; true when it was held until now (so the loss is news). */
+	synchronized boolean markLost() {
+		boolean news = !this.lost && !this.released;
 		this.lost = true;
+		return news;
 	}
 
-	boolean isLost() {
-		return this.lost;
+	/** Interrupt the holder, but only while it is still inside: never a thread that has moved on. */
+	synchronized void interruptIfInside() {
+		if (!this.released) {
+			this.thread.interrupt();
+		}
 	}
 
 	void reenter() {
@@ -133,7 +151,9 @@ public final class ZkLockContext {
 		if (this.depth > 0) {
 			return true;
 		}
-		this.released = true;
+		synchronized (this) {
+			this.released = true;
+		}
 		return false;
 	}
 

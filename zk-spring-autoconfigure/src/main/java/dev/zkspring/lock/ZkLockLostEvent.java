@@ -3,8 +3,11 @@ package dev.zkspring.lock;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * A lock that was held in this JVM is no longer guaranteed: the connection was SUSPENDED (in doubt) or
- * the session was LOST (the lock is gone). Names the key and the lock path, never argument values.
+ * A lock that was held in this JVM is no longer guaranteed: the connection was SUSPENDED or the session
+ * lease LAPSED (in doubt), the session was LOST, or the JVM's node was DELETED (the lock is gone). Holders
+ * see {@link ZkLockContext#isHeld()} turn false before this is published; it is published on a thread
+ * of the lock registry's own, never on Curator's, so a slow listener delays no lock and no other
+ * component. Names the key and the lock path, never argument values.
  */
 public class ZkLockLostEvent extends ApplicationEvent {
 
@@ -48,7 +51,13 @@ public class ZkLockLostEvent extends ApplicationEvent {
 		SUSPENDED,
 
 		/** The session expired: the lock node is gone and another JVM may hold the lock now. */
-		LOST
+		LOST,
+
+		/** The session lease ran out (e.g. the process was frozen): the session may have expired meanwhile. */
+		LAPSED,
+
+		/** The JVM's node for the key was deleted by someone else: another JVM may hold the lock now. */
+		DELETED
 
 	}
 

@@ -3,10 +3,12 @@ package dev.zkspring.lock;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
@@ -14,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.OwnedPaths;
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -23,6 +25,8 @@ import dev.zkspring.client.ZkStartupException;
  * is only known at run time. Same semantics as {@link ZkLock}, which uses the same locks.
  */
 public class ZkLockTemplate implements DisposableBean {
+
+	private static final Log logger = LogFactory.getLog(ZkLockTemplate.class);
 
 	/** The name {@link ZkLockObserver}s see for calls through the template, whose keys are not names. */
 	public static final String TEMPLATE_LOCK_NAME = "template";
@@ -36,18 +40,20 @@ public class ZkLockTemplate implements DisposableBean {
 	/**
 	 * Create a template on the application's client.
 	 * @param client a started client; each client (session) is one "JVM" to the lock
-	 * @param properties the {@code zk.lock.*} properties
-	 * @param publisher where {@link ZkLockLostEvent}s go
+	 * @param lease the client's session lease: no holder is admitted outside it
+	 * @param settings the {@code zk.lock.*} settings
+	 * @param publisher where {@link ZkLockLostEvent}s go (from a thread of the template's own)
 	 * @throws ZkStartupException naming the property when a setting cannot work
 	 */
-	public ZkLockTemplate(CuratorFramework client, ZkProperties.Lock properties, ApplicationEventPublisher publisher) {
-		this.defaultWait = validWait(properties.getDefaultWait());
-		if (properties.getMaxLocalHandoffs() < 0) {
-			throw new ZkStartupException("zk.lock.max-local-handoffs is " + properties.getMaxLocalHandoffs() + ".",
+	public ZkLockTemplate(CuratorFramework client, SessionLease lease, Settings settings,
+			ApplicationEventPublisher publisher) {
+		this.defaultWait = validWait(settings.defaultWait());
+		if (settings.maxLocalHandoffs() < 0) {
+			throw new ZkStartupException("zk.lock.max-local-handoffs is " + settings.maxLocalHandoffs() + ".",
 					"Set zk.lock.max-local-handoffs to 0 or more (0 checks for waiting JVMs on every local hand-off).");
 		}
-		this.registry = new LockRegistry(client, validRoot(properties.getRoot()), properties.getMaxLocalHandoffs(),
-				properties.isInterruptOnLoss(), publisher);
+		this.registry = new LockRegistry(client, lease, validRoot(settings.root()), settings.maxLocalHandoffs(),
+				settings.interruptOnLoss(), publisher);
 		OwnedPaths.ensureAtStartup(client, this.registry.root);
 	}
 
@@ -55,7 +61,9 @@ public class ZkLockTemplate implements DisposableBean {
 	 * Run the body holding {@code key} exclusively. A checked exception of the body is rethrown wrapped in
 	 * an {@link UndeclaredThrowableException}.
 	 * @throws ZkLockBusyException when the key stays busy for {@code wait}
-	 * @throws ZkLockUnavailableException when ZooKeeper cannot be reached
+	 * @throws ZkLockUnavailableException when ZooKeeper cannot be asked
+	 * @throws ZkLockLostException when the lock was lost before the body could start
+	 * @throws ZkLockInterruptedException when the thread is interrupted while waiting
 	 */
 	public <T> @Nullable T execute(String key, Duration wait, Callable<T> body) {
 		return execute(key, ZkLock.Mode.MUTEX, wait, body);
@@ -64,7 +72,9 @@ public class ZkLockTemplate implements DisposableBean {
 	/**
 	 * Run the body holding {@code key} in the given mode.
 	 * @throws ZkLockBusyException when the key stays busy for {@code wait}
-	 * @throws ZkLockUnavailableException when ZooKeeper cannot be reached
+	 * @throws ZkLockUnavailableException when ZooKeeper cannot be asked
+	 * @throws ZkLockLostException when the lock was lost before the body could start
+	 * @throws ZkLockInterruptedException when the thread is interrupted while waiting
 	 */
 	public <T> @Nullable T execute(String key, ZkLock.Mode mode, Duration wait, Callable<T> body) {
 		ZkLockContext context = acquire(TEMPLATE_LOCK_NAME, key, mode, wait);
@@ -75,20 +85,21 @@ public class ZkLockTemplate implements DisposableBean {
 	}
 
 	/**
-	 * Run the body holding {@code key} exclusively, or not at all when it stays busy.
-	 * @return the body's result, or empty when the key was busy (or the body returned {@code null})
+	 * Run the body holding {@code key} exclusively, or not at all when it stays busy. Other failures
+	 * throw as {@link #execute} does.
+	 * @return whether the body ran, and its result (which may be {@code null})
 	 */
-	public <T> Optional<T> tryExecute(String key, Duration wait, Callable<T> body) {
+	public <T> ZkLockResult<T> tryExecute(String key, Duration wait, Callable<T> body) {
 		return tryExecute(key, ZkLock.Mode.MUTEX, wait, body);
 	}
 
 	/**
 	 * Run the body holding {@code key} in the given mode, or not at all when it stays busy.
-	 * @return the body's result, or empty when the key was busy (or the body returned {@code null})
+	 * @return whether the body ran, and its result (which may be {@code null})
 	 */
-	public <T> Optional<T> tryExecute(String key, ZkLock.Mode mode, Duration wait, Callable<T> body) {
+	public <T> ZkLockResult<T> tryExecute(String key, ZkLock.Mode mode, Duration wait, Callable<T> body) {
 		ZkLockContext context = acquire(TEMPLATE_LOCK_NAME, key, mode, wait);
-		return (context != null) ? Optional.ofNullable(run(context, body)) : Optional.empty();
+		return (context != null) ? ZkLockResult.ran(run(context, body)) : ZkLockResult.busy();
 	}
 
 	/** The wait used when {@code @ZkLock} names none ({@code zk.lock.default-wait}). */
@@ -120,24 +131,32 @@ public class ZkLockTemplate implements DisposableBean {
 		return this.registry;
 	}
 
-	/** Take the lock, telling the observers; {@code name} is what they see instead of the key. */
+	/**
+	 * Take the lock, telling the observers; {@code name} is what they see instead of the key. A hold is
+	 * returned only while it is still held, so a body never starts with a lost context.
+	 */
 	@Nullable ZkLockContext acquire(String name, String key, ZkLock.Mode mode, Duration wait) {
 		long start = System.nanoTime();
 		ZkLockContext context;
 		try {
 			context = this.registry.acquire(key, mode, wait);
 		}
-		catch (ZkLockUnavailableException ex) {
+		catch (ZkLockUnavailableException | ZkLockInterruptedException ex) {
 			Duration waited = since(start);
-			this.observers.forEach((observer) -> observer.unavailable(name, mode, waited));
+			tell((observer) -> observer.unavailable(name, mode, waited));
 			throw ex;
 		}
 		Duration waited = since(start);
 		if (context == null) {
-			this.observers.forEach((observer) -> observer.busy(name, mode, waited));
+			tell((observer) -> observer.busy(name, mode, waited));
+			return null;
 		}
-		else {
-			this.observers.forEach((observer) -> observer.acquired(name, mode, waited));
+		tell((observer) -> observer.acquired(name, mode, waited));
+		if (!context.isHeld()) {
+			release(name, context, System.nanoTime());
+			throw new ZkLockLostException(key, "Lock '" + key + "' (" + context.getPath()
+					+ ") was lost before the body started (the ZooKeeper session is in doubt or gone); "
+					+ "the body did not run.", null);
 		}
 		return context;
 	}
@@ -149,7 +168,19 @@ public class ZkLockTemplate implements DisposableBean {
 		}
 		finally {
 			Duration held = since(acquiredAt);
-			this.observers.forEach((observer) -> observer.released(name, context.getMode(), held));
+			tell((observer) -> observer.released(name, context.getMode(), held));
+		}
+	}
+
+	/** Call every observer; one that throws is logged, and never keeps a lock held or a node behind. */
+	private void tell(Consumer<ZkLockObserver> call) {
+		for (ZkLockObserver observer : this.observers) {
+			try {
+				call.accept(observer);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("ZkLockObserver " + observer + " failed: " + ex);
+			}
 		}
 	}
 
@@ -171,6 +202,28 @@ public class ZkLockTemplate implements DisposableBean {
 
 	private static Duration since(long start) {
 		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	/**
+	 * The {@code zk.lock.*} settings the template needs, so the lock does not depend on the
+	 * auto-configuration's property classes.
+	 * @param root the znode under which each key gets its node
+	 * @param defaultWait the wait when {@code @ZkLock} names none
+	 * @param maxLocalHandoffs how many local holders may follow one another before a waiting JVM goes
+	 * @param interruptOnLoss whether holders are interrupted when their lock is lost or in doubt
+	 */
+	public record Settings(String root, Duration defaultWait, int maxLocalHandoffs, boolean interruptOnLoss) {
+
+		/** The defaults: {@code /locks}, 3 s, 16 hand-offs, no interrupts. */
+		public static Settings defaults() {
+			return new Settings("/locks", Duration.ofSeconds(3), 16, false);
+		}
+
+		/** These settings with another root. */
+		public Settings withRoot(String root) {
+			return new Settings(root, this.defaultWait, this.maxLocalHandoffs, this.interruptOnLoss);
+		}
+
 	}
 
 	private static Duration validWait(@Nullable Duration wait) {

@@ -3,8 +3,8 @@ package dev.zkspring.lock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * ZooKeeper could not be asked, or the lock was lost: the caller cannot know who holds the lock, which
- * is a different situation from a lock that is merely busy.
+ * ZooKeeper could not be asked (not connected, or a request failed) while taking the lock: the caller
+ * cannot know who holds it, which is a different situation from a lock that is merely busy.
  */
 public class ZkLockUnavailableException extends ZkLockException {
 

@@ -17,6 +17,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.lock.ZkLock;
 import dev.zkspring.lock.ZkLockBusyException;
 import dev.zkspring.lock.ZkLockTemplate;
@@ -49,8 +50,9 @@ class ZkLockAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("zk.lock.default-wait=300ms")
 			.withUserConfiguration(Job.class)
 			.run((context) -> {
-				ZkLockTemplate other = new ZkLockTemplate(holder, new ZkProperties.Lock(), (event) -> {
-				});
+				ZkLockTemplate other = new ZkLockTemplate(holder, SessionLease.start(holder),
+						ZkLockTemplate.Settings.defaults(), (event) -> {
+						});
 				Job job = context.getBean(Job.class);
 				CountDownLatch held = new CountDownLatch(1);
 				CountDownLatch done = new CountDownLatch(1);
@@ -112,8 +114,8 @@ class ZkLockAutoConfigurationTests {
 	static class UserTemplate {
 
 		@Bean
-		ZkLockTemplate myTemplate(CuratorFramework client, ApplicationEventPublisher publisher) {
-			return new ZkLockTemplate(client, new ZkProperties.Lock(), publisher);
+		ZkLockTemplate myTemplate(CuratorFramework client, SessionLease lease, ApplicationEventPublisher publisher) {
+			return new ZkLockTemplate(client, lease, ZkLockTemplate.Settings.defaults(), publisher);
 		}
 
 	}

@@ -196,10 +196,10 @@ class OwnedPathsIntegrationTests {
 		properties.getAuth().setCredentials("app:s3cret");
 		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
 		this.clients.add(client);
-		ZkProperties.Lock lock = new ZkProperties.Lock();
-		lock.setRoot("/late-locks");
-		ZkLockTemplate template = new ZkLockTemplate(client, lock, (event) -> {
-		});
+		SessionLease lease = SessionLease.start(client);
+		ZkLockTemplate template = new ZkLockTemplate(client, lease,
+				ZkLockTemplate.Settings.defaults().withRoot("/late-locks"), (event) -> {
+				});
 		ZkClientFactory.start(client, Duration.ofSeconds(10));
 		zk.newClient().create().forPath("/late-locks");
 		assertThatExceptionOfType(ZkStartupException.class)

@@ -11,7 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 
-import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.SessionLease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,26 +24,42 @@ final class LockTestSupport implements ApplicationEventPublisher {
 
 	final CuratorFramework client;
 
+	final SessionLease lease;
+
 	LockTestSupport(CuratorFramework client) {
 		this(client, 16, false);
 	}
 
 	LockTestSupport(CuratorFramework client, int maxLocalHandoffs, boolean interruptOnLoss) {
 		this.client = client;
-		ZkProperties.Lock properties = new ZkProperties.Lock();
-		properties.setMaxLocalHandoffs(maxLocalHandoffs);
-		properties.setInterruptOnLoss(interruptOnLoss);
-		properties.setDefaultWait(Duration.ofSeconds(10));
-		this.template = new ZkLockTemplate(client, properties, this);
+		this.lease = SessionLease.start(client);
+		this.template = new ZkLockTemplate(client, this.lease,
+				new ZkLockTemplate.Settings("/locks", Duration.ofSeconds(10), maxLocalHandoffs, interruptOnLoss), this);
 	}
+
+	/** When set, every event waits at this gate before it is recorded: a slow listener. */
+	volatile CountDownLatch eventGate;
+
+	/** Counted down when an event reaches the publisher (before the gate). */
+	final CountDownLatch eventArrived = new CountDownLatch(1);
 
 	@Override
 	public void publishEvent(ApplicationEvent event) {
-		this.events.add(event);
+		publishEvent((Object) event);
 	}
 
 	@Override
 	public void publishEvent(Object event) {
+		this.eventArrived.countDown();
+		CountDownLatch gate = this.eventGate;
+		if (gate != null) {
+			try {
+				gate.await(60, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 		this.events.add(event);
 	}
 

@@ -30,7 +30,7 @@ class ZkLockTemplateIntegrationTests {
 		LockTestSupport first = new LockTestSupport(zk.newClient());
 		LockTestSupport second = new LockTestSupport(zk.newClient());
 		LockTestSupport.holdWhile(first, ZkLock.Mode.READ, "shared", () -> {
-			assertThat(second.template.tryExecute("shared", ZkLock.Mode.READ, Duration.ZERO, () -> "read"))
+			assertThat(second.template.tryExecute("shared", ZkLock.Mode.READ, Duration.ZERO, () -> "read").toOptional())
 				.contains("read");
 		});
 	}
@@ -40,13 +40,13 @@ class ZkLockTemplateIntegrationTests {
 		LockTestSupport first = new LockTestSupport(zk.newClient());
 		LockTestSupport second = new LockTestSupport(zk.newClient());
 		LockTestSupport.holdWhile(first, ZkLock.Mode.READ, "shared", () -> {
-			assertThat(second.template.tryExecute("shared", ZkLock.Mode.WRITE, Duration.ofMillis(200), () -> "w"))
-				.isEmpty();
-			assertThat(second.template.tryExecute("shared", ZkLock.Mode.MUTEX, Duration.ZERO, () -> "m")).isEmpty();
-			assertThat(first.template.tryExecute("shared", ZkLock.Mode.WRITE, Duration.ofMillis(200), () -> "w"))
-				.isEmpty();
+			assertThat(second.template.tryExecute("shared", ZkLock.Mode.WRITE, Duration.ofMillis(200), () -> "w").isBusy())
+				.isTrue();
+			assertThat(second.template.tryExecute("shared", ZkLock.Mode.MUTEX, Duration.ZERO, () -> "m").isBusy()).isTrue();
+			assertThat(first.template.tryExecute("shared", ZkLock.Mode.WRITE, Duration.ofMillis(200), () -> "w").isBusy())
+				.isTrue();
 		});
-		assertThat(second.template.tryExecute("shared", ZkLock.Mode.WRITE, Duration.ofSeconds(2), () -> "w"))
+		assertThat(second.template.tryExecute("shared", ZkLock.Mode.WRITE, Duration.ofSeconds(2), () -> "w").toOptional())
 			.contains("w");
 	}
 
@@ -55,8 +55,8 @@ class ZkLockTemplateIntegrationTests {
 		LockTestSupport first = new LockTestSupport(zk.newClient());
 		LockTestSupport second = new LockTestSupport(zk.newClient());
 		LockTestSupport.holdWhile(first, ZkLock.Mode.WRITE, "shared", () -> assertThat(
-				second.template.tryExecute("shared", ZkLock.Mode.READ, Duration.ofMillis(200), () -> "r"))
-			.isEmpty());
+				second.template.tryExecute("shared", ZkLock.Mode.READ, Duration.ofMillis(200), () -> "r").isBusy())
+			.isTrue());
 	}
 
 	@Test
@@ -108,7 +108,7 @@ class ZkLockTemplateIntegrationTests {
 		LockTestSupport jvm = new LockTestSupport(client);
 		LockTestSupport.holdWhile(holder, ZkLock.Mode.MUTEX, "busy-once", () -> {
 			RoundTrips trips = RoundTrips.of(client);
-			assertThat(jvm.template.tryExecute("busy-once", Duration.ZERO, () -> "never")).isEmpty();
+			assertThat(jvm.template.tryExecute("busy-once", Duration.ZERO, () -> "never").isBusy()).isTrue();
 			assertThat(trips.operations()).containsExactly("GetChildrenBuilderImpl-Foreground");
 		});
 	}
@@ -157,9 +157,9 @@ class ZkLockTemplateIntegrationTests {
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.forPath("/locks/stray/" + jvm.template.registry().jvmPrefix + "0-X");
-		assertThat(jvm.template.tryExecute("stray", Duration.ofSeconds(5), () -> "not blocked")).contains("not blocked");
+		assertThat(jvm.template.tryExecute("stray", Duration.ofSeconds(5), () -> "not blocked").toOptional()).contains("not blocked");
 		LockTestSupport other = new LockTestSupport(zk.newClient());
-		assertThat(other.template.tryExecute("stray", Duration.ofSeconds(5), () -> "nor others")).contains("nor others");
+		assertThat(other.template.tryExecute("stray", Duration.ofSeconds(5), () -> "nor others").toOptional()).contains("nor others");
 	}
 
 	@Test

@@ -1,0 +1,23 @@
+package dev.zkspring.lock;
+
+/**
+ * Points between two steps of the lock where tests make a fault happen at a chosen moment (stop the
+ * server, expire the session, start another caller). Does nothing unless a test sets one.
+ */
+class LockHooks {
+
+	static final LockHooks NONE = new LockHooks();
+
+	/** A read just confirmed this JVM's turn on the key; no holder has been admitted yet. */
+	void confirmed(String key) {
+	}
+
+	/** A holder passed the admission check and is about to be granted the key (the key's state lock is held). */
+	void admitting(String key) {
+	}
+
+	/** A holder just let go of the key's local lock, so a queued local thread may take it next. */
+	void localLockReleased(String key) {
+	}
+
+}
