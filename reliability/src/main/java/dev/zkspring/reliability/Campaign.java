@@ -154,11 +154,17 @@ public final class Campaign {
 				atLeader = false;
 			}
 			case EXPIRE_SESSION -> {
+				// a server ends a session only after hearing nothing from it for a while: the client goes quiet
+				// first, and the server ends the session at a moment of the campaign's choosing once the
+				// client's lease (2/3 of the timeout) has run out, before its own timer would
+				target.cut();
+				Processes.pause(SESSION_MILLIS * 2 / 3 + 300);
 				what = "w" + target.instance;
 				if (!Sessions.expire(target.session(), this.ensemble.connectString())) {
 					what += " (no session known yet)";
 					atLeader = false;
 				}
+				target.heal();
 			}
 			case CONFIG_BURST -> {
 				for (int i = 0; i < 6; i++) {

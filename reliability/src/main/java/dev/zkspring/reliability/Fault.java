@@ -21,7 +21,7 @@ enum Fault {
 	/** kill -9 of a follower, restarted. */
 	KILL_ZK_FOLLOWER,
 
-	/** A workload's session ended by the server (taken over and closed by another connection). */
+	/** A quiet workload's session ended by the server (taken over and closed by another connection) once its lease ran out. */
 	EXPIRE_SESSION,
 
 	/** A burst of configuration writes, malformed and unconvertible ones among them. */
