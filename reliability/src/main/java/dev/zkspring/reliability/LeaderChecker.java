@@ -72,12 +72,15 @@ final class LeaderChecker {
 			}
 		}
 		countInFlight(history, grantList);
-		for (Campaign.Injected fault : faults) {
+		for (int i = 0; i < faults.size(); i++) {
+			Campaign.Injected fault = faults.get(i);
 			if (fault.leaderInstance() < 0) {
 				continue;
 			}
+			// only a handover before the next fault is this fault's failover
+			long next = (i + 1 < faults.size()) ? faults.get(i + 1).startNanos() : Long.MAX_VALUE;
 			grantList.stream()
-				.filter((g) -> g.instance() != fault.leaderInstance() && g.nano() > fault.startNanos())
+				.filter((g) -> g.instance() != fault.leaderInstance() && g.nano() > fault.startNanos() && g.nano() < next)
 				.findFirst()
 				.ifPresent((g) -> this.failoverNanos.add(g.nano() - fault.startNanos()));
 		}
