@@ -12,8 +12,9 @@ import dev.zkspring.reliability.History.Entry;
  * Mutual exclusion over the lock history. Two holders inside at once (by the machine's monotonic
  * clock, journaled inside the section, so a reported overlap is a real one) are allowed only when
  * fencing made it harmless: the later holder's token is higher, every write the earlier one made after
- * the later one's first accepted write was refused by the store, and the earlier one was told (its
- * {@code isHeld()} was false when it left, or it got a {@code ZkLockLostEvent}, or it was killed).
+ * the later one's first accepted write was refused by the store, and the earlier one was told before
+ * it left (its {@code isHeld()} was false when it left, or it got a {@code ZkLockLostEvent} while
+ * inside, or it was killed): a loss reported only after the holder finished came too late to matter.
  */
 final class LockChecker {
 
@@ -60,7 +61,7 @@ final class LockChecker {
 		boolean told = earlier.killed || !earlier.heldAtExit
 				|| lossEvents.getOrDefault(earlier.instance + "/" + earlier.life, List.of())
 					.stream()
-					.anyMatch((nano) -> nano >= earlier.enter);
+					.anyMatch((nano) -> nano >= earlier.enter && nano <= earlier.exit);
 		if (!told) {
 			this.violations.add("a holder overtaken by another was never told it lost the lock: " + pair);
 		}
