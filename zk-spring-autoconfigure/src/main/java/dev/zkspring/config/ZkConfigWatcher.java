@@ -273,6 +273,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
 		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
 			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
+			if (composite instanceof ZkConfigPropertySource config) {
+				config.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+			}
 		}
 	}
 
