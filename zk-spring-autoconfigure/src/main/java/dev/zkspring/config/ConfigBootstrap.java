@@ -11,7 +11,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
@@ -179,7 +178,7 @@ final class ConfigBootstrap {
 	}
 
 	/** Above the packaged application*.yml/properties, below command line, system properties and environment. */
-	private void insert(CompositePropertySource composite) {
+	private void insert(ZkConfigPropertySource composite) {
 		MutablePropertySources sources = this.environment.getPropertySources();
 		if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
 			sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, composite);
@@ -190,6 +189,8 @@ final class ConfigBootstrap {
 		else {
 			sources.addLast(composite);
 		}
+		// an empty value ({} or []) in ZooKeeper clears what the lower sources hold below that key
+		composite.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
 	}
 
 	private long maxDocumentBytes() {

@@ -21,9 +21,12 @@ import tools.jackson.core.json.JsonFactory;
 /**
  * Turns one context document (UTF-8 JSON object) into flat Spring keys: nested objects become dotted
  * keys, arrays {@code [i]} keys, {@code null} leaves the key unset, numbers and booleans keep their
- * text, {@code []} and {@code {}} become an empty value (as Boot's YAML loader writes them, so an empty
- * list replaces a lower source's), and a member name that is not a plain property name ({@code /},
- * {@code :}, {@code *}, spaces...) becomes one verbatim map key in Boot's {@code [...]} notation.
+ * text, {@code []} becomes an empty value (as Boot's YAML loader writes it, so an empty list replaces a
+ * lower source's), {@code {}} a marker key that clears a lower source's map (see
+ * {@link ZnodePropertySource#CLEARED_MAP}), and a member name that is not a plain property name ({@code /},
+ * {@code :}, {@code *}, spaces...) becomes one verbatim map key in Boot's {@code [...]} notation. A
+ * dotted name is a path at the document's root ({@code "shop.max-items"}) and one map key inside an
+ * object ({@code {"hosts":{"db.example.com":{}}}} is {@code hosts[db.example.com]}).
  * Anything else is rejected with a reason that names keys and positions, never values.
  */
 final class JsonDocumentParser {
@@ -120,8 +123,9 @@ final class JsonDocumentParser {
 		JsonToken token = parser.currentToken();
 		switch (token) {
 			case START_OBJECT -> {
+				// {} empties the map: a marker, since an empty value cannot bind to a Map (Boot's YAML writes nothing)
 				if (readObject(parser, key, depth + 1, properties) == 0) {
-					put(properties, key, "");
+					put(properties, key + ZnodePropertySource.CLEARED_MAP, "");
 				}
 			}
 			case START_ARRAY -> {
@@ -144,8 +148,9 @@ final class JsonDocumentParser {
 	}
 
 	/**
-	 * The Spring key of an object member: dotted when the name is made of plain property-name elements,
-	 * else a map key kept verbatim in Boot's bracket notation ({@code routes[/api/**]}).
+	 * The Spring key of an object member: dotted when the name is made of plain property-name elements
+	 * (separated by dots only at the root), else a map key kept verbatim in Boot's bracket notation
+	 * ({@code routes[/api/**]}, {@code hosts[db.example.com]}).
 	 */
 	private static String key(String prefix, String name) throws DocumentRejectedException {
 		String dotted = prefix.isEmpty() ? name : prefix + "." + name;
@@ -154,7 +159,8 @@ final class JsonDocumentParser {
 					+ (prefix.isEmpty() ? "at its root" : "under '" + prefix + "'"), dotted);
 		}
 		boolean plain = true;
-		for (String segment : name.split("\\.", -1)) {
+		// at the root a dotted name is a path (the flat style); inside an object it is one map key
+		for (String segment : prefix.isEmpty() ? name.split("\\.", -1) : new String[] { name }) {
 			plain &= KEY_SEGMENT.matcher(segment).matches();
 		}
 		if (plain) {

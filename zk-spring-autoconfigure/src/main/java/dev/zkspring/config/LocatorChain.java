@@ -12,7 +12,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
@@ -26,6 +25,9 @@ import dev.zkspring.client.ZkStartupException;
 final class LocatorChain {
 
 	private static final Log logger = LogFactory.getLog(ZkConfigInitializer.class);
+
+	/** How a key set to an empty map ({@code {}}) shows in a change. */
+	static final String CLEARED_MAP_VALUE = "{}";
 
 	private final List<PropertySourceLocator> locators;
 
@@ -82,24 +84,25 @@ final class LocatorChain {
 		return (ex instanceof KeeperException) ? ex.getMessage() : ex.getClass().getName();
 	}
 
-	static CompositePropertySource composite(List<PropertySource<?>> sources) {
-		CompositePropertySource composite = new ZkConfigPropertySource();
-		sources.forEach(composite::addPropertySource);
-		return composite;
+	static ZkConfigPropertySource composite(List<PropertySource<?>> sources) {
+		return new ZkConfigPropertySource(sources);
 	}
 
-	/** The effective value of every key: the first source that has it wins, as in the Environment. */
+	/**
+	 * The effective value of every key: the first source that has it wins, as in the Environment, and
+	 * what a higher source cleared with an empty value is not there.
+	 */
 	static Map<String, @Nullable Object> effective(List<PropertySource<?>> sources) {
+		List<PropertySource<?>> enumerable = sources.stream()
+			.filter(EnumerablePropertySource.class::isInstance)
+			.toList();
+		ZkConfigPropertySource composite = composite(enumerable);
 		Map<String, @Nullable Object> values = new LinkedHashMap<>();
-		for (PropertySource<?> source : sources) {
-			if (source instanceof EnumerablePropertySource<?> enumerable) {
-				for (String name : enumerable.getPropertyNames()) {
-					if (!values.containsKey(name)) {
-						values.put(name, enumerable.getProperty(name));
-					}
-				}
-			}
+		for (String name : composite.getPropertyNames()) {
+			values.put(name, composite.getProperty(name));
 		}
+		// a key set to {} is no property, but setting or removing it changes what binds under it
+		composite.clearedMapKeys().forEach((key) -> values.putIfAbsent(key, CLEARED_MAP_VALUE));
 		return values;
 	}
 

@@ -43,17 +43,20 @@ public final class ZkConfigCandidate {
 	/**
 	 * A copy of the Environment's property sources with the config center's source replaced by the
 	 * candidate, in the same order; without Boot's attached {@code configurationProperties} source,
-	 * which {@link ConfigurationPropertySources#attach} adds to an Environment built on the copy.
+	 * which {@link ConfigurationPropertySources#attach} adds to an Environment built on the copy. The
+	 * lower sources are seen without the keys the candidate clears with an empty value ({@code {}}).
 	 */
 	public MutablePropertySources getPropertySources() {
 		MutablePropertySources copy = new MutablePropertySources();
+		ZkConfigPropertySource composite = LocatorChain.composite(this.after);
 		for (PropertySource<?> source : this.environment.getPropertySources()) {
 			if (ConfigurationPropertySources.isAttachedConfigurationPropertySource(source)) {
 				continue;
 			}
-			copy.addLast(ZkConfigInitializer.PROPERTY_SOURCE_NAME.equals(source.getName())
-					? LocatorChain.composite(this.after) : source);
+			copy.addLast(ZkConfigInitializer.PROPERTY_SOURCE_NAME.equals(source.getName()) ? composite : source);
 		}
+		// what the candidate clears with an empty value is hidden in the lower sources, as after the swap
+		composite.cleared().hideBelow(copy, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
 		return copy;
 	}
 

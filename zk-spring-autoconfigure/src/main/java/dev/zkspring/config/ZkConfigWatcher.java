@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -78,6 +79,10 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private @Nullable CuratorCache cache;
 
+	/** Test seam: told of each change the cache delivers, once the watcher has handled it. */
+	private volatile Consumer<ChildData> changeHandled = (data) -> {
+	};
+
 	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
 			ConfigContexts contexts, ConfigSnapshotStore snapshots, ZkConfigStatus status, boolean watch,
 			List<PropertySource<?>> initial, ZkLogLevels logLevels) {
@@ -108,7 +113,12 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		ChildData data = (after != null) ? after : before;
 		if (data != null && this.contexts.contains(data.getPath())) {
 			requestReload();
+			this.changeHandled.accept(data);
 		}
+	}
+
+	void onChangeHandled(Consumer<ChildData> hook) {
+		this.changeHandled = hook;
 	}
 
 	@Override
@@ -273,6 +283,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
 		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
 			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
+			if (composite instanceof ZkConfigPropertySource config) {
+				config.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+			}
 		}
 	}
 

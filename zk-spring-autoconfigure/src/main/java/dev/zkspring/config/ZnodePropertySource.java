@@ -1,7 +1,11 @@
 package dev.zkspring.config;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -16,9 +20,19 @@ import org.springframework.core.env.EnumerablePropertySource;
 public final class ZnodePropertySource extends EnumerablePropertySource<Map<String, String>>
 		implements OriginLookup<String> {
 
+	/**
+	 * The suffix of the marker key a JSON {@code {}} becomes ({@code routes[]}, a key no document can
+	 * spell otherwise): not a property, but what clears the map below it in the lower sources.
+	 */
+	public static final String CLEARED_MAP = "[]";
+
 	private final String znode;
 
 	private final int version;
+
+	private final Set<String> clearedMaps;
+
+	private final String[] names;
 
 	/**
 	 * Create the source of one context znode.
@@ -30,6 +44,23 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 		super("zk:" + znode, Collections.unmodifiableMap(properties));
 		this.znode = znode;
 		this.version = version;
+		Set<String> cleared = new LinkedHashSet<>();
+		List<String> names = new ArrayList<>();
+		properties.keySet().forEach((key) -> {
+			if (key.endsWith(CLEARED_MAP)) {
+				cleared.add(key.substring(0, key.length() - CLEARED_MAP.length()));
+			}
+			else {
+				names.add(key);
+			}
+		});
+		this.clearedMaps = Collections.unmodifiableSet(cleared);
+		this.names = names.toArray(String[]::new);
+	}
+
+	/** The keys this document sets to an empty map ({@code {}}), which clear the lower sources' maps. */
+	public Set<String> getClearedMaps() {
+		return this.clearedMaps;
 	}
 
 	/** The context znode these keys came from. */
@@ -44,22 +75,22 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 
 	@Override
 	public @Nullable Object getProperty(String name) {
-		return this.source.get(name);
+		return name.endsWith(CLEARED_MAP) ? null : this.source.get(name);
 	}
 
 	@Override
 	public boolean containsProperty(String name) {
-		return this.source.containsKey(name);
+		return !name.endsWith(CLEARED_MAP) && this.source.containsKey(name);
 	}
 
 	@Override
 	public String[] getPropertyNames() {
-		return this.source.keySet().toArray(String[]::new);
+		return this.names.clone();
 	}
 
 	@Override
 	public @Nullable Origin getOrigin(String key) {
-		return this.source.containsKey(key) ? new ZnodeOrigin(this.znode, this.version, key) : null;
+		return containsProperty(key) ? new ZnodeOrigin(this.znode, this.version, key) : null;
 	}
 
 	@Override

@@ -148,6 +148,11 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 			if (key == null) {
 				return false;
 			}
+			ConfigurationPropertyName dotted = dissolved(key);
+			return matches(key) || (dotted != null && matches(dotted));
+		}
+
+		private boolean matches(ConfigurationPropertyName key) {
 			for (ConfigurationPropertyName exact : this.keys) {
 				if (exact.equals(key)) {
 					return true;
@@ -159,6 +164,25 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 				}
 			}
 			return false;
+		}
+
+		/**
+		 * A nested JSON member name with dots is one map key ({@code logging.level[com.example]}); a
+		 * listener may name it as a path ({@code logging.level.com.example}), as in a properties file.
+		 */
+		private static @Nullable ConfigurationPropertyName dissolved(ConfigurationPropertyName key) {
+			StringBuilder path = new StringBuilder();
+			boolean dots = false;
+			for (int i = 0; i < key.getNumberOfElements(); i++) {
+				String element = key.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
+				if (key.isNumericIndex(i)) {
+					path.append('[').append(element).append(']');
+					continue;
+				}
+				dots |= element.indexOf('.') >= 0;
+				path.append((i > 0) ? "." : "").append(element);
+			}
+			return dots ? name(path.toString()) : null;
 		}
 
 	}

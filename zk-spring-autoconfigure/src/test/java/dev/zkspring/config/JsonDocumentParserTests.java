@@ -90,13 +90,21 @@ class JsonDocumentParserTests {
 		assertThat(parse("{\"routes\":{\"/api/**\":\"a\",\"b c\":\"b\",\"x:y\":\"c\",\"a..b\":\"d\","
 				+ "\"[/v1/*]\":\"e\",\"com.example\":\"f\"}}"))
 			.containsExactly(entry("routes[/api/**]", "a"), entry("routes[b c]", "b"), entry("routes[x:y]", "c"),
-					entry("routes[a..b]", "d"), entry("routes[/v1/*]", "e"), entry("routes.com.example", "f"));
+					entry("routes[a..b]", "d"), entry("routes[/v1/*]", "e"), entry("routes[com.example]", "f"));
 	}
 
 	@Test
-	void anEmptyArrayOrObjectIsAnEmptyValueAsInBootsYaml() throws Exception {
+	void aDottedNameIsAPathAtTheRootAndOneMapKeyInsideAnObject() throws Exception {
+		assertThat(parse("{\"shop.max-items\":5,\"hosts\":{\"db.example.com\":{\"port\":5432}},"
+				+ "\"logging\":{\"level\":{\"com.example\":\"DEBUG\"}}}"))
+			.containsExactly(entry("shop.max-items", "5"), entry("hosts[db.example.com].port", "5432"),
+					entry("logging.level[com.example]", "DEBUG"));
+	}
+
+	@Test
+	void anEmptyArrayIsAnEmptyValueAsInBootsYamlAndAnEmptyObjectAClearedMapMarker() throws Exception {
 		assertThat(parse("{\"shop\":{\"items\":[],\"labels\":{},\"name\":\"x\"}}"))
-			.containsExactly(entry("shop.items", ""), entry("shop.labels", ""), entry("shop.name", "x"));
+			.containsExactly(entry("shop.items", ""), entry("shop.labels[]", ""), entry("shop.name", "x"));
 	}
 
 	@Test

@@ -29,8 +29,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What a Boot user expects of the documents: log levels applied at startup and on change (falling
- * back when removed), {@code []} clearing a lower source's list, map keys with {@code / . : *} bound
- * verbatim, environment-like higher sources still winning.
+ * back when removed), {@code []} and {@code {}} clearing a lower source's list or map, map keys with
+ * {@code / . : *} bound verbatim (a dotted name inside an object too), environment-like higher sources
+ * still winning.
  */
 class ZkConfigBootShapeIntegrationTests {
 
@@ -92,6 +93,33 @@ class ZkConfigBootShapeIntegrationTests {
 		}
 	}
 
+	@Test
+	void anEmptyObjectClearsTheMapOfEveryLowerSourceForTheBinderAndTheEnvironment() throws Exception {
+		write(this.writer, "/config/application", "{\"routing\":{\"routes\":{\"shared\":\"s\"}}}");
+		write(this.writer, "/config/orders", "{\"routing\":{\"routes\":{}}}");
+		try (ConfigurableApplicationContext context = run()) {
+			Routing routing = Binder.get(context.getEnvironment()).bind("routing", Bindable.of(Routing.class)).get();
+			assertThat(routing.getRoutes()).as("{} clears the yml's and the shared context's entries").isEmpty();
+			assertThat(routing.getHosts()).as("only what lies below the cleared key is hidden")
+				.containsExactly("yml-a", "yml-b");
+			assertThat(context.getEnvironment().getProperty("routing.routes.yml-route")).isNull();
+			assertThat(context.getEnvironment().getProperty("routing.routes.shared")).isNull();
+		}
+	}
+
+	@Test
+	void aDottedNameIsAPathAtTheRootAndOneMapKeyInsideAnObject() throws Exception {
+		write(this.writer, "/config/orders", "{\"routing.limit\":5,\"routing\":{\"endpoints\":"
+				+ "{\"db.example.com\":{\"port\":5432},\"cache\":{\"port\":6379}}}}");
+		try (ConfigurableApplicationContext context = run()) {
+			Routing routing = Binder.get(context.getEnvironment()).bind("routing", Bindable.of(Routing.class)).get();
+			assertThat(routing.getLimit()).isEqualTo(5);
+			assertThat(routing.getEndpoints()).containsOnlyKeys("db.example.com", "cache");
+			assertThat(routing.getEndpoints().get("db.example.com").getPort()).isEqualTo(5432);
+			assertThat(context.getEnvironment().getProperty("routing.endpoints[db.example.com].port")).isEqualTo("5432");
+		}
+	}
+
 	private ConfigurableApplicationContext run(String... args) {
 		List<String> all = new ArrayList<>(List.of("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots));
 		all.addAll(List.of(args));
@@ -110,6 +138,26 @@ class ZkConfigBootShapeIntegrationTests {
 
 		private Map<String, String> routes = new LinkedHashMap<>();
 
+		private Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+
+		private int limit;
+
+		public Map<String, Endpoint> getEndpoints() {
+			return this.endpoints;
+		}
+
+		public void setEndpoints(Map<String, Endpoint> endpoints) {
+			this.endpoints = endpoints;
+		}
+
+		public int getLimit() {
+			return this.limit;
+		}
+
+		public void setLimit(int limit) {
+			this.limit = limit;
+		}
+
 		public List<String> getHosts() {
 			return this.hosts;
 		}
@@ -124,6 +172,20 @@ class ZkConfigBootShapeIntegrationTests {
 
 		public void setRoutes(Map<String, String> routes) {
 			this.routes = routes;
+		}
+
+	}
+
+	public static class Endpoint {
+
+		private int port;
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
 		}
 
 	}

@@ -1,9 +1,12 @@
 package dev.zkspring.config;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -13,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -112,6 +117,21 @@ class ZkConfigWatchIntegrationTests {
 	}
 
 	@Test
+	void aChangeWrittenWhileAReloadRunsIsAppliedAfterIt() throws Exception {
+		write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"first\"}}");
+		this.runner.withBean(BlockingListener.class, BlockingListener::new).run((context) -> {
+			BlockingListener blocking = context.getBean(BlockingListener.class);
+			ZkConfigWatcher watcher = context.getBean(ConfigBootstrap.WATCHER_BEAN, ZkConfigWatcher.class);
+			write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"second\"}}");
+			assertThat(blocking.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("a reload is running").isTrue();
+			// seen by the watcher while the reload that applies "second" is still running
+			writeAndAwaitHandled(watcher, "{\"shop\":{\"greeting\":\"third\"}}");
+			blocking.release.countDown();
+			await().atMost(WAIT).until(() -> "third".equals(context.getEnvironment().getProperty("shop.greeting")));
+		});
+	}
+
+	@Test
 	void afterASessionExpiryTheStateIsReadAgainAndLaterChangesAreApplied() throws Exception {
 		write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
 		this.runner.run((context) -> {
@@ -191,11 +211,52 @@ class ZkConfigWatchIntegrationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class WritesDuringRefresh {
 
+		/**
+		 * Writes after the initial load and, before the context is ready, waits until the watcher has
+		 * been told of the write and has let it pass (not ready yet): only the re-read at ready applies it.
+		 */
 		@Bean
-		String loadedValue(Environment environment) throws Exception {
+		String loadedValue(Environment environment, BeanFactory beanFactory) throws Exception {
 			String loaded = environment.getProperty("shop.greeting");
-			write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"during-refresh\"}}");
+			writeAndAwaitHandled(beanFactory.getBean(ConfigBootstrap.WATCHER_BEAN, ZkConfigWatcher.class),
+					"{\"shop\":{\"greeting\":\"during-refresh\"}}");
 			return loaded;
+		}
+
+	}
+
+	/** Write /config/orders and return once the watcher has handled the cache's event for that write. */
+	static void writeAndAwaitHandled(ZkConfigWatcher watcher, String json) throws Exception {
+		int current = writer.checkExists().forPath("/config/orders").getVersion();
+		CountDownLatch handled = new CountDownLatch(1);
+		watcher.onChangeHandled((data) -> {
+			if (data.getPath().equals("/config/orders") && data.getStat() != null
+					&& data.getStat().getVersion() > current) {
+				handled.countDown();
+			}
+		});
+		writer.setData().withVersion(current).forPath("/config/orders", json.getBytes(StandardCharsets.UTF_8));
+		assertThat(handled.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the watcher saw the write").isTrue();
+	}
+
+	/** Holds the first change event, which the refresher thread publishes in the middle of a reload. */
+	static class BlockingListener implements ApplicationListener<ZkConfigChangedEvent> {
+
+		final CountDownLatch entered = new CountDownLatch(1);
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@Override
+		public void onApplicationEvent(ZkConfigChangedEvent event) {
+			if (this.entered.getCount() > 0) {
+				this.entered.countDown();
+				try {
+					this.release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
 		}
 
 	}

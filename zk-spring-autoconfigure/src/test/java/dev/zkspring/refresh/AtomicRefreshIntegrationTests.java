@@ -5,12 +5,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -34,22 +32,17 @@ class AtomicRefreshIntegrationTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private CuratorFramework writer;
+	@RegisterExtension
+	final RefreshFixture fixture = new RefreshFixture(zk);
 
-	@TempDir
-	Path snapshots;
+	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = RefreshTestSupport.runner(zk, this.snapshots).withUserConfiguration(Name.class, Count.class);
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		RefreshTestSupport.deleteAll(this.writer, "/config");
+		this.writer = this.fixture.writer();
+		this.runner = this.fixture.runner().withUserConfiguration(Name.class, Count.class);
 	}
 
 	@Test

@@ -1,14 +1,11 @@
 package dev.zkspring.refresh;
 
-import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -31,17 +28,17 @@ class PrecedenceFallbackIntegrationTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private CuratorFramework writer;
+	@RegisterExtension
+	final RefreshFixture fixture = new RefreshFixture(zk);
 
-	@TempDir
-	Path snapshots;
+	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = RefreshTestSupport.runner(zk, this.snapshots)
+		this.writer = this.fixture.writer();
+		this.runner = this.fixture.runner()
 			.withUserConfiguration(Enable.class)
 			// as if SHOP_GREETING were set in the process environment
 			.withInitializer((context) -> context.getEnvironment()
@@ -49,11 +46,6 @@ class PrecedenceFallbackIntegrationTests {
 				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
 						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
 								Map.of("SHOP_GREETING", "from-env"))));
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		RefreshTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test

@@ -1,6 +1,5 @@
 package dev.zkspring.refresh;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,11 +9,9 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -38,22 +35,17 @@ class PropertiesRefreshIntegrationTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private CuratorFramework writer;
+	@RegisterExtension
+	final RefreshFixture fixture = new RefreshFixture(zk);
 
-	@TempDir
-	Path snapshots;
+	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = RefreshTestSupport.runner(zk, this.snapshots).withUserConfiguration(Enable.class);
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		RefreshTestSupport.deleteAll(this.writer, "/config");
+		this.writer = this.fixture.writer();
+		this.runner = this.fixture.runner().withUserConfiguration(Enable.class);
 	}
 
 	@Test

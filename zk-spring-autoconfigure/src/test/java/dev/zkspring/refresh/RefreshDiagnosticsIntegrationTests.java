@@ -5,12 +5,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -36,23 +34,19 @@ class RefreshDiagnosticsIntegrationTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private CuratorFramework writer;
+	@RegisterExtension
+	final RefreshFixture fixture = new RefreshFixture(zk);
 
-	@TempDir
-	Path snapshots;
+	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = RefreshTestSupport.runner(zk, this.snapshots);
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','maxItems':3,'items':['a']}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		RefreshTestSupport.deleteAll(this.writer, "/config");
+		this.writer = this.fixture.writer();
+		this.runner = this.fixture.runner();
+		write(this.writer, ZNODE,
+				"{'shop':{'greeting':'hi','maxItems':3,'items':['a'],'hosts':{'db.example.com':{'port':1}}}}");
 	}
 
 	@Test
@@ -77,13 +71,20 @@ class RefreshDiagnosticsIntegrationTests {
 		this.runner.withBean("listener", Listener.class, Listener::new).run((context) -> {
 			Listener listener = context.getBean(Listener.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hi','maxItems':4,'items':['b']}}");
+			write(this.writer, ZNODE,
+					"{'shop':{'greeting':'hi','maxItems':4,'items':['b'],'hosts':{'db.example.com':{'port':2}}}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
-			await().atMost(WAIT).until(() -> listener.byKey.size() == 1 && listener.byIndex.size() == 1);
+			await().atMost(WAIT).until(() -> listener.byKey.size() == 1 && listener.byIndex.size() == 1
+					&& listener.byPath.size() == 1 && listener.byMapKey.size() == 1);
 			assertThat(listener.byKey.get(0)).extracting(ZkConfigChange::key).containsExactly("shop.maxItems");
 			assertThat(listener.byIndex.get(0)).extracting(ZkConfigChange::key).containsExactly("shop.items[0]");
+			// a dotted name inside an object is one map key; a listener may name it either way
+			assertThat(listener.byPath.get(0)).extracting(ZkConfigChange::key)
+				.containsExactly("shop.hosts[db.example.com].port");
+			assertThat(listener.byMapKey.get(0)).extracting(ZkConfigChange::key)
+				.containsExactly("shop.hosts[db.example.com].port");
 			assertThat(listener.byPrefix.get(0)).extracting(ZkConfigChange::key)
-				.containsExactlyInAnyOrder("shop.maxItems", "shop.items[0]");
+				.containsExactlyInAnyOrder("shop.maxItems", "shop.items[0]", "shop.hosts[db.example.com].port");
 		});
 	}
 
@@ -122,6 +123,20 @@ class RefreshDiagnosticsIntegrationTests {
 		final List<List<ZkConfigChange>> byIndex = new CopyOnWriteArrayList<>();
 
 		final List<List<ZkConfigChange>> byPrefix = new CopyOnWriteArrayList<>();
+
+		final List<List<ZkConfigChange>> byPath = new CopyOnWriteArrayList<>();
+
+		final List<List<ZkConfigChange>> byMapKey = new CopyOnWriteArrayList<>();
+
+		@ZkConfigListener(keys = "shop.hosts.db.example.com.port")
+		void hostByPath(List<ZkConfigChange> changes) {
+			this.byPath.add(changes);
+		}
+
+		@ZkConfigListener(keys = "shop.hosts[db.example.com].port")
+		void hostByMapKey(List<ZkConfigChange> changes) {
+			this.byMapKey.add(changes);
+		}
 
 		@ZkConfigListener(keys = "shop.max-items")
 		void maxItems(List<ZkConfigChange> changes) {

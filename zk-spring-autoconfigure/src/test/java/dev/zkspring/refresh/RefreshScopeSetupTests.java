@@ -1,16 +1,13 @@
 package dev.zkspring.refresh;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -35,23 +32,18 @@ class RefreshScopeSetupTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private CuratorFramework writer;
+	@RegisterExtension
+	final RefreshFixture fixture = new RefreshFixture(zk);
 
-	@TempDir
-	Path snapshots;
+	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = RefreshTestSupport.runner(zk, this.snapshots);
+		this.writer = this.fixture.writer();
+		this.runner = this.fixture.runner();
 		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','title':'t'}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		RefreshTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test

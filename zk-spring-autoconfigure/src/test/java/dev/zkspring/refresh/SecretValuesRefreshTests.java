@@ -1,15 +1,11 @@
 package dev.zkspring.refresh;
 
-import java.nio.file.Path;
-
 import jakarta.validation.constraints.Pattern;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -36,23 +32,18 @@ class SecretValuesRefreshTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private CuratorFramework writer;
+	@RegisterExtension
+	final RefreshFixture fixture = new RefreshFixture(zk);
 
-	@TempDir
-	Path snapshots;
+	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = RefreshTestSupport.runner(zk, this.snapshots).withUserConfiguration(Enable.class);
+		this.writer = this.fixture.writer();
+		this.runner = this.fixture.runner().withUserConfiguration(Enable.class);
 		write(this.writer, ZNODE, "{'vault':{'token':'abc','port':1}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		RefreshTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test
