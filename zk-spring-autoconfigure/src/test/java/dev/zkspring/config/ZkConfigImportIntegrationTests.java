@@ -1,0 +1,183 @@
+package dev.zkspring.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+
+import dev.zkspring.config.ConfigTestSupport.EventRecorder;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.config.ConfigTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@code spring.config.import=zk:}: loading, Boot's ordering, roots, one client and session, refresh. */
+@ExtendWith(OutputCaptureExtension.class)
+class ZkConfigImportIntegrationTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework client;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.client = zk.newClient();
+		write(this.client, "/imported/application", "{\"shop\":{\"from-application\":\"zk-application\"}}");
+		write(this.client, "/imported/orders",
+				"{\"shop\":{\"greeting\":\"zk-orders\",\"contested\":\"zk-orders\",\"cli\":\"zk-orders\",\"sys\":\"zk\"}}");
+		write(this.client, "/imported/orders,dev", "{\"shop\":{\"greeting\":\"zk-orders-dev\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		ConfigTestSupport.deleteAll(this.client, "/imported");
+		ConfigTestSupport.deleteAll(this.client, "/config");
+		ConfigTestSupport.deleteAll(this.client, "/team");
+	}
+
+	@Test
+	void theImportInApplicationYmlLoadsWithZkSettingsFromThatFileAboveItAndBelowTheCommandLine() {
+		System.setProperty("shop.sys", "from-system");
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots,
+				"--shop.cli=from-command-line")) {
+			ConfigurableEnvironment environment = context.getEnvironment();
+			// zk.connect and zk.config.root (/imported) came from zk-import-tests.yml, the importing file
+			assertThat(environment.getProperty("shop.greeting")).isEqualTo("zk-orders");
+			assertThat(environment.getProperty("shop.from-application")).isEqualTo("zk-application");
+			assertThat(environment.getProperty("shop.contested")).isEqualTo("zk-orders");
+			assertThat(environment.getProperty("shop.packaged-only")).isEqualTo("from-yml");
+			assertThat(environment.getProperty("shop.cli")).isEqualTo("from-command-line");
+			assertThat(environment.getProperty("shop.sys")).isEqualTo("from-system");
+			assertThat(context.getBean(ConfigTestSupport.ShopProperties.class).getGreeting()).isEqualTo("zk-orders");
+			assertThat(names(environment)).containsSubsequence(ZkConfigInitializer.PROPERTY_SOURCE_NAME,
+					"Config resource 'class path resource [zk-import-tests.yml]' via location 'optional:classpath:/'");
+		}
+		finally {
+			System.clearProperty("shop.sys");
+		}
+	}
+
+	@Test
+	void profileDocumentsOfZooKeeperSitAboveTheOthersAndBootsProfileFileAboveTheImport() {
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots,
+				"--spring.profiles.active=dev")) {
+			ConfigurableEnvironment environment = context.getEnvironment();
+			assertThat(environment.getProperty("shop.greeting")).isEqualTo("zk-orders-dev");
+			assertThat(environment.getProperty("shop.profile-file")).isEqualTo("from-dev-yml");
+			// Boot: a profile-specific file wins over what the non-profile file imports
+			assertThat(environment.getProperty("shop.contested")).isEqualTo("from-dev-yml");
+		}
+	}
+
+	@Test
+	void anImportOnTheCommandLineReadsAnotherRootOrSeveralTheLastWinning() throws Exception {
+		write(this.client, "/config/orders", "{\"shop\":{\"greeting\":\"zk-config\",\"only-config\":\"yes\"}}");
+		write(this.client, "/team/orders", "{\"shop\":{\"greeting\":\"zk-team\"}}");
+		String[] base = { "--spring.config.name=zk-config-tests", "--" + zk.connectProperty(),
+				"--zk.config.snapshot-dir=" + this.snapshots };
+		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
+		}, concat(base, "--spring.config.import=zk:/team"))) {
+			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-team");
+			assertThat(context.getEnvironment().getProperty("shop.only-config")).isNull();
+		}
+		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
+		}, concat(base, "--spring.config.import=zk:;/team"))) {
+			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-team");
+			assertThat(context.getEnvironment().getProperty("shop.only-config")).isEqualTo("yes");
+		}
+		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
+		}, concat(base, "--spring.config.import=zk:/team;zk:/config"))) {
+			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-config");
+		}
+	}
+
+	@Test
+	void theImportsClientIsTheBootstrapClientTheOneBeanAndTheOneSessionAndTheInitializerStepsAside(
+			CapturedOutput output) throws Exception {
+		int before = connections();
+		AtomicReference<CuratorFramework> bootstrapClient = new AtomicReference<>();
+		try (ConfigurableApplicationContext context = ImportTestSupport.run(
+				(application) -> application.addBootstrapRegistryInitializer((registry) -> registry
+					.addCloseListener((event) -> bootstrapClient.set(event.getBootstrapContext().get(CuratorFramework.class)))),
+				ImportTestSupport.withDefaults("zk-import-tests", zk, this.snapshots))) {
+			assertThat(context.getBeansOfType(CuratorFramework.class)).hasSize(1);
+			assertThat(context.getBean(CuratorFramework.class)).isSameAs(bootstrapClient.get());
+			assertThat(context.getBeansOfType(ZkConfigWatcher.class)).hasSize(1);
+			assertThat(connections()).isEqualTo(before + 1);
+			assertThat(output).containsOnlyOnce("Loaded configuration from ZOOKEEPER for contexts");
+			assertThat(names(context.getEnvironment())).containsOnlyOnce(ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> connections() == before);
+	}
+
+	@Test
+	void aChangeInZooKeeperRefreshesTheImportedSourceAndIsPublished() throws Exception {
+		EventRecorder events = new EventRecorder();
+		try (ConfigurableApplicationContext context = ImportTestSupport.run(
+				(application) -> application.addListeners(events),
+				ImportTestSupport.withDefaults("zk-import-tests", zk, this.snapshots))) {
+			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-orders");
+			write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"changed\"}}");
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> "changed".equals(context.getEnvironment().getProperty("shop.greeting")));
+			await().atMost(Duration.ofSeconds(10)).until(() -> !events.changes.isEmpty());
+			assertThat(events.changes.get(0).getKeys()).contains("shop.greeting");
+			assertThat(context.getBean(ZkConfigStatus.class).getSource()).isEqualTo(ZkConfigStatus.Source.ZOOKEEPER);
+			// the imported source kept its place: still above the packaged file
+			assertThat(names(context.getEnvironment())).containsSubsequence(ZkConfigInitializer.PROPERTY_SOURCE_NAME,
+					"Config resource 'class path resource [zk-import-tests.yml]' via location 'optional:classpath:/'");
+		}
+	}
+
+	private static List<String> names(ConfigurableEnvironment environment) {
+		return environment.getPropertySources().stream().map(PropertySource::getName).toList();
+	}
+
+	private static String[] concat(String[] base, String... more) {
+		List<String> all = new java.util.ArrayList<>(List.of(base));
+		all.addAll(List.of(more));
+		return all.toArray(String[]::new);
+	}
+
+	static int connections() throws IOException {
+		String port = zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1);
+		try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(port))) {
+			socket.setSoTimeout(2_000);
+			OutputStream out = socket.getOutputStream();
+			out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			Matcher matcher = Pattern.compile("Connections: (\\d+)")
+				.matcher(new String(in.readAllBytes(), StandardCharsets.US_ASCII));
+			assertThat(matcher.find()).isTrue();
+			return Integer.parseInt(matcher.group(1));
+		}
+	}
+
+}
