@@ -137,6 +137,13 @@ final class ConfigBootstrap {
 		return this.contexts;
 	}
 
+	/** Close what {@link #load} started when no context has taken it over (a startup failing in between). */
+	void closeUnlessAttached() {
+		if (this.loaded != null && this.context == null) {
+			this.loaded.shared().close();
+		}
+	}
+
 	/** Make the client the application's bean and keep the loaded source current with the watcher. */
 	void attach(ConfigurableApplicationContext context) {
 		Loaded loaded = Objects.requireNonNull(this.loaded, "not loaded");

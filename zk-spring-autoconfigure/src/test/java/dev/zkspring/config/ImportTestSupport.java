@@ -1,9 +1,15 @@
 package dev.zkspring.config;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -41,6 +47,23 @@ final class ImportTestSupport {
 				"--zk.config.snapshot-dir=" + snapshots));
 		all.addAll(List.of(args));
 		return all.toArray(String[]::new);
+	}
+
+	/** The server's count of client connections (its {@code srvr} four-letter word). */
+	static int connections(ZooKeeperExtension zk) throws IOException {
+		String port = zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1);
+		try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(port))) {
+			socket.setSoTimeout(2_000);
+			OutputStream out = socket.getOutputStream();
+			out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			Matcher matcher = Pattern.compile("Connections: (\\d+)")
+				.matcher(new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
+			if (!matcher.find()) {
+				throw new IllegalStateException("no connection count from " + zk.connectString());
+			}
+			return Integer.parseInt(matcher.group(1));
+		}
 	}
 
 }

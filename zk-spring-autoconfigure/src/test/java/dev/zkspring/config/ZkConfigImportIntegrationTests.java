@@ -1,16 +1,10 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
@@ -165,19 +159,7 @@ class ZkConfigImportIntegrationTests {
 		return all.toArray(String[]::new);
 	}
 
-	static int connections() throws IOException {
-		String port = zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1);
-		try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(port))) {
-			socket.setSoTimeout(2_000);
-			OutputStream out = socket.getOutputStream();
-			out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			Matcher matcher = Pattern.compile("Connections: (\\d+)")
-				.matcher(new String(in.readAllBytes(), StandardCharsets.US_ASCII));
-			assertThat(matcher.find()).isTrue();
-			return Integer.parseInt(matcher.group(1));
-		}
+	private static int connections() throws IOException {
+		return ImportTestSupport.connections(zk);
 	}
-
 }
