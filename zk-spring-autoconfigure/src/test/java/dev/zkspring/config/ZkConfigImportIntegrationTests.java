@@ -149,6 +149,17 @@ class ZkConfigImportIntegrationTests {
 		}
 	}
 
+	@Test
+	void keysInZooKeeperThatWouldImportFilesOrActivateProfilesAreIgnored() throws Exception {
+		write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"zk-orders\"},\"spring\":{\"profiles\":"
+				+ "{\"active\":\"dev\",\"include\":\"dev\"},\"config\":{\"import\":\"classpath:zk-import-tests-dev.yml\"}}}");
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots)) {
+			assertThat(context.getEnvironment().getActiveProfiles()).isEmpty();
+			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-orders");
+			assertThat(context.getEnvironment().getProperty("shop.profile-file")).isNull();
+		}
+	}
+
 	private static List<String> names(ConfigurableEnvironment environment) {
 		return environment.getPropertySources().stream().map(PropertySource::getName).toList();
 	}
