@@ -1,7 +1,6 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,8 +16,6 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.MutablePropertySources;
-import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import dev.zkspring.client.ZkStartupException;
@@ -66,17 +63,6 @@ final class ConfigBootstrap {
 		this.classLoader = classLoader;
 		this.logger = logger;
 		this.requireZooKeeper = requireZooKeeper;
-	}
-
-	/** The initializer's way: load and attach in one go, the source inserted above the packaged files. */
-	static void run(ConfigurableApplicationContext context, ConfigSettings settings) {
-		ConfigurableEnvironment environment = context.getEnvironment();
-		ConfigContexts contexts = ConfigContexts.of(settings, environment.getProperty("spring.application.name"),
-				Arrays.asList(environment.getActiveProfiles()));
-		ConfigBootstrap bootstrap = new ConfigBootstrap(settings, contexts, context.getClassLoader(), runningLogger,
-				settings.failFast());
-		insert(environment, bootstrap.load(environment));
-		bootstrap.attach(context);
 	}
 
 	/**
@@ -245,20 +231,6 @@ final class ConfigBootstrap {
 						: "the context stays empty"));
 		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
 				rejection.reason(), rejection.key()));
-	}
-
-	/** Above the packaged application*.yml/properties, below command line, system properties and environment. */
-	private static void insert(ConfigurableEnvironment environment, CompositePropertySource composite) {
-		MutablePropertySources sources = environment.getPropertySources();
-		if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
-			sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, composite);
-		}
-		else if (sources.contains(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
-			sources.addAfter(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, composite);
-		}
-		else {
-			sources.addLast(composite);
-		}
 	}
 
 	private long maxDocumentBytes() {

@@ -2,6 +2,8 @@ package dev.zkspring.config;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.config.ConfigDataResource;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -52,7 +54,7 @@ final class ZkConfigDataResource extends ConfigDataResource {
 		environment.getPropertySources().addFirst(new PropertySource<>("zkImportingFiles", this.binder) {
 
 			@Override
-			public Object getProperty(String name) {
+			public @Nullable Object getProperty(String name) {
 				if (!ConfigurationPropertyName.isValid(name)) {
 					return null;
 				}
@@ -70,7 +72,7 @@ final class ZkConfigDataResource extends ConfigDataResource {
 	}
 
 	@Override
-	public boolean equals(Object other) {
+	public boolean equals(@Nullable Object other) {
 		return other instanceof ZkConfigDataResource resource && this.contexts.equals(resource.contexts)
 				&& this.optional == resource.optional;
 	}

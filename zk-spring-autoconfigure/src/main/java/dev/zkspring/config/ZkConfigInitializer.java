@@ -1,12 +1,18 @@
 package dev.zkspring.config;
 
+import java.util.Arrays;
+
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
 import dev.zkspring.autoconfigure.ZkProperties;
@@ -47,7 +53,7 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		}
 		ConfigSettings settings = settings(Binder.get(environment), context.getClassLoader());
 		if (settings != null) {
-			ConfigBootstrap.run(context, settings);
+			load(context, settings);
 		}
 	}
 
@@ -69,6 +75,31 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 							+ "or set zk.config.enabled=false to run without the config center.");
 		}
 		return settings(properties);
+	}
+
+	/** Load and attach in one go, the source inserted above the packaged files. */
+	private static void load(ConfigurableApplicationContext context, ConfigSettings settings) {
+		ConfigurableEnvironment environment = context.getEnvironment();
+		ConfigContexts contexts = ConfigContexts.of(settings, environment.getProperty("spring.application.name"),
+				Arrays.asList(environment.getActiveProfiles()));
+		ConfigBootstrap bootstrap = new ConfigBootstrap(settings, contexts, context.getClassLoader(),
+				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast());
+		insert(environment, bootstrap.load(environment));
+		bootstrap.attach(context);
+	}
+
+	/** Above the packaged application*.yml/properties, below command line, system properties and environment. */
+	private static void insert(ConfigurableEnvironment environment, CompositePropertySource composite) {
+		MutablePropertySources sources = environment.getPropertySources();
+		if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
+			sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, composite);
+		}
+		else if (sources.contains(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+			sources.addAfter(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, composite);
+		}
+		else {
+			sources.addLast(composite);
+		}
 	}
 
 	/** The binding step is the one place of this package that knows the properties type. */
