@@ -1,6 +1,7 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,13 +15,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
 
+import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
+import dev.zkspring.refresh.RefreshScope;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -131,16 +138,24 @@ class ZkConfigImportIntegrationTests {
 	}
 
 	@Test
-	void aChangeInZooKeeperRefreshesTheImportedSourceAndIsPublished() throws Exception {
+	void aChangeInZooKeeperRefreshesTheImportedSourceRebindsBeansAndIsPublished() throws Exception {
 		EventRecorder events = new EventRecorder();
-		try (ConfigurableApplicationContext context = ImportTestSupport.run(
-				(application) -> application.addListeners(events),
+		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
+			application.addListeners(events);
+			application.addPrimarySources(List.of(WithRefresh.class));
+		},
 				ImportTestSupport.withDefaults("zk-import-tests", zk, this.snapshots))) {
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-orders");
 			write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"changed\"}}");
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> "changed".equals(context.getEnvironment().getProperty("shop.greeting")));
 			await().atMost(Duration.ofSeconds(10)).until(() -> !events.changes.isEmpty());
+			// the refresher updates @RefreshScope beans as with the initializer
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> "changed".equals(context.getBean(Greeter.class).greeting));
+			try (var files = Files.list(this.snapshots)) {
+				assertThat(files).as("the snapshot is written as with the initializer").isNotEmpty();
+			}
 			assertThat(events.changes.get(0).getKeys()).contains("shop.greeting");
 			assertThat(context.getBean(ZkConfigStatus.class).getSource()).isEqualTo(ZkConfigStatus.Source.ZOOKEEPER);
 			// the imported source kept its place: still above the packaged file
@@ -158,6 +173,21 @@ class ZkConfigImportIntegrationTests {
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-orders");
 			assertThat(context.getEnvironment().getProperty("shop.profile-file")).isNull();
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(ZkRefreshAutoConfiguration.class)
+	@Import(Greeter.class)
+	static class WithRefresh {
+
+	}
+
+	@RefreshScope
+	static class Greeter {
+
+		@Value("${shop.greeting}")
+		String greeting;
+
 	}
 
 	private static List<String> names(ConfigurableEnvironment environment) {
