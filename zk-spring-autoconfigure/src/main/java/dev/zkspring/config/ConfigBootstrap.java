@@ -2,9 +2,12 @@ package dev.zkspring.config;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
@@ -13,14 +16,16 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MutablePropertySources;
-import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.embedded.EmbeddedZooKeeper;
 
 /**
- * What {@link ZkConfigInitializer} does once it knows it should: start the shared client, run the
- * locators (or fall back to the snapshot), insert the composite source, start the watcher.
+ * What the config center does once it knows it should, in two steps so both ways of loading share it:
+ * {@link #load} (start the shared client, run the locators or fall back to the snapshot) needs no
+ * application context, so {@code spring.config.import=zk:} runs it before logging and profiles are
+ * settled; {@link #attach} (register the client, start the watcher) runs once the context exists.
  */
 final class ConfigBootstrap {
 
@@ -28,35 +33,56 @@ final class ConfigBootstrap {
 
 	static final String STATUS_BEAN = "zkConfigStatus";
 
-	private static final Log logger = LogFactory.getLog(ZkConfigInitializer.class);
-
-	private final ConfigurableApplicationContext context;
-
-	private final ConfigurableEnvironment environment;
+	private static final Log runningLogger = LogFactory.getLog(ZkConfigInitializer.class);
 
 	private final ConfigSettings config;
 
-	ConfigBootstrap(ConfigurableApplicationContext context, ConfigSettings settings) {
-		this.context = context;
-		this.environment = context.getEnvironment();
+	private final ConfigContexts contexts;
+
+	private final ClassLoader classLoader;
+
+	private final Log logger;
+
+	private final boolean requireZooKeeper;
+
+	private @Nullable ConfigurableApplicationContext context;
+
+	private @Nullable Loaded loaded;
+
+	/**
+	 * @param settings the bound {@code zk.*} settings
+	 * @param contexts the context znodes to read
+	 * @param classLoader where the locators and client customizers are found
+	 * @param logger where startup lines go (a deferred log before the logging system is initialised)
+	 * @param requireZooKeeper whether an unreachable ensemble without a snapshot fails the startup
+	 */
+	ConfigBootstrap(ConfigSettings settings, ConfigContexts contexts, ClassLoader classLoader, Log logger,
+			boolean requireZooKeeper) {
 		this.config = settings;
+		this.contexts = contexts;
+		this.classLoader = classLoader;
+		this.logger = logger;
+		this.requireZooKeeper = requireZooKeeper;
 	}
 
-	void run() {
-		ConfigContexts contexts = ConfigContexts.of(this.config, this.environment);
+	/**
+	 * Start the client and read the contexts (or the snapshot).
+	 * @param environment what the other {@link PropertySourceLocator}s see of the application's settings
+	 * @return the config center's property source, named {@link ZkConfigInitializer#PROPERTY_SOURCE_NAME}
+	 */
+	ZkConfigPropertySource load(ConfigurableEnvironment environment) {
 		long maxBytes = maxDocumentBytes();
-		List<PropertySourceLocator> locators = SpringFactoriesLoader
-			.forDefaultResourceLocation(this.context.getClassLoader())
+		List<PropertySourceLocator> locators = SpringFactoriesLoader.forDefaultResourceLocation(this.classLoader)
 			.load(PropertySourceLocator.class);
 		JsonZnodePropertySourceLocator json = locators.stream()
 			.filter(JsonZnodePropertySourceLocator.class::isInstance)
 			.map(JsonZnodePropertySourceLocator.class::cast)
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("the built-in JSON locator is not registered"));
-		json.configure(contexts, maxBytes);
+		json.configure(this.contexts, maxBytes);
 		LocatorChain chain = new LocatorChain(locators);
-		SharedClient shared = SharedClient.start(this.config, this.context);
-		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.snapshotDir(), contexts,
+		SharedClient shared = SharedClient.start(this.config, this.classLoader);
+		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.snapshotDir(), this.contexts,
 				this.config.profileSeparator(), shared.connectString(), this.config.namespace());
 		ZkConfigStatus status;
 		LocatorChain.Located located;
@@ -64,7 +90,7 @@ final class ConfigBootstrap {
 			if (shared.connected()) {
 				json.onRejection(this::rejectedAtStartup);
 				json.onUnreadable(this::unreadableAtStartup);
-				located = chain.locate(this.environment, shared.client(), this.config.failFast());
+				located = chain.locate(environment, shared.client(), this.config.failFast());
 				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER);
 				if (located.complete()) {
 					ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
@@ -72,30 +98,64 @@ final class ConfigBootstrap {
 			}
 			else {
 				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json));
-				located = chain.locate(this.environment, shared.client(), false);
+				located = chain.locate(environment, shared.client(), false);
 			}
 		}
 		catch (RuntimeException ex) {
 			shared.close();
 			throw ex;
 		}
-		json.onRejection(this::rejectedWhileRunning);
-		json.onUnreadable(ConfigBootstrap::unreadableWhileRunning);
-		shared.register(this.context);
-		insert(LocatorChain.composite(located.sources()));
-		ZkLogLevels logLevels = new ZkLogLevels(this.environment, this.context.getClassLoader());
-		logLevels.applyKeys(LocatorChain.effective(located.sources()).keySet());
-		ZkConfigWatcher watcher = new ZkConfigWatcher(this.context, shared.client(), chain, contexts, snapshots, status,
-				this.config.watch(), located.sources(), logLevels);
-		ConfigurableListableBeanFactory beanFactory = this.context.getBeanFactory();
-		beanFactory.registerSingleton(STATUS_BEAN, status);
+		this.loaded = new Loaded(shared, chain, json, snapshots, status, located);
+		return LocatorChain.composite(located.sources());
+	}
+
+	/** The client loaded with, for the bootstrap registry (call after {@link #load}). */
+	CuratorFramework client() {
+		return Objects.requireNonNull(this.loaded, "not loaded").shared().client();
+	}
+
+	/** The embedded server loaded with, if any (call after {@link #load}). */
+	Optional<EmbeddedZooKeeper> server() {
+		return Optional.ofNullable(Objects.requireNonNull(this.loaded, "not loaded").shared().server());
+	}
+
+	ConfigContexts contexts() {
+		return this.contexts;
+	}
+
+	/** Close what {@link #load} started when no context has taken it over (a startup failing in between). */
+	void closeUnlessAttached() {
+		if (this.loaded != null && this.context == null) {
+			this.loaded.shared().close();
+		}
+	}
+
+	/** Make the client the application's bean and keep the loaded source current with the watcher. */
+	void attach(ConfigurableApplicationContext context) {
+		Loaded loaded = Objects.requireNonNull(this.loaded, "not loaded");
+		this.context = context;
+		MutablePropertySources sources = context.getEnvironment().getPropertySources();
+		if (sources.get(ZkConfigInitializer.PROPERTY_SOURCE_NAME) instanceof ZkConfigPropertySource composite) {
+			// an empty value ({} or []) in ZooKeeper clears what the lower sources hold below that key
+			composite.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+		}
+		loaded.json().onRejection(this::rejectedWhileRunning);
+		loaded.json().onUnreadable(ConfigBootstrap::unreadableWhileRunning);
+		loaded.shared().register(context);
+		ZkLogLevels logLevels = new ZkLogLevels(context.getEnvironment(), context.getClassLoader());
+		logLevels.applyKeys(LocatorChain.effective(loaded.located().sources()).keySet());
+		ZkConfigWatcher watcher = new ZkConfigWatcher(context, loaded.shared().client(), loaded.chain(), this.contexts,
+				loaded.snapshots(), loaded.status(), this.config.watch(), loaded.located().sources(), logLevels);
+		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+		beanFactory.registerSingleton(STATUS_BEAN, loaded.status());
 		beanFactory.registerSingleton(WATCHER_BEAN, watcher);
 		((DefaultSingletonBeanRegistry) beanFactory).registerDisposableBean(WATCHER_BEAN, watcher::close);
 		beanFactory.registerDependentBean(SharedClient.CLIENT_BEAN, WATCHER_BEAN);
-		this.context.addApplicationListener(watcher);
+		context.addApplicationListener(watcher);
 		watcher.start();
-		logger.info("Loaded configuration from " + status.getSource() + " for contexts " + contexts.highestFirst()
-				+ " (" + LocatorChain.effective(located.sources()).size() + " keys)");
+		this.logger.info("Loaded configuration from " + loaded.status().getSource() + " for contexts "
+				+ this.contexts.highestFirst() + " (" + LocatorChain.effective(loaded.located().sources()).size()
+				+ " keys)");
 	}
 
 	private ZkConfigStatus.Source startWithoutZooKeeper(SharedClient shared, ConfigSnapshotStore snapshots,
@@ -105,11 +165,11 @@ final class ConfigBootstrap {
 		List<ZnodePropertySource> snapshot = readSnapshot(snapshots);
 		if (snapshot != null) {
 			json.restore(snapshot);
-			logger.warn(unreachable + "; starting from the last-known-good configuration snapshot " + snapshots.file()
+			this.logger.warn(unreachable + "; starting from the last-known-good configuration snapshot " + snapshots.file()
 					+ ". The application is degraded until it connects and reconciles with ZooKeeper.");
 			return ZkConfigStatus.Source.SNAPSHOT;
 		}
-		if (this.config.failFast()) {
+		if (this.requireZooKeeper) {
 			throw new ZkStartupException(unreachable + ", and there is no configuration snapshot at " + snapshots.file()
 					+ " to start from.",
 					"Check that the ensemble in zk.connect is running and reachable from this host, or raise "
@@ -117,7 +177,7 @@ final class ConfigBootstrap {
 							+ "configuration until it can be reached.");
 		}
 		json.restore(List.of());
-		logger.warn(unreachable + " and there is no configuration snapshot at " + snapshots.file()
+		this.logger.warn(unreachable + " and there is no configuration snapshot at " + snapshots.file()
 				+ "; starting without ZooKeeper's configuration (zk.config.fail-fast=false) until it connects.");
 		return ZkConfigStatus.Source.NONE;
 	}
@@ -127,7 +187,7 @@ final class ConfigBootstrap {
 			return snapshots.read();
 		}
 		catch (IOException ex) {
-			logger.warn("Ignoring the configuration snapshot: " + ex.getMessage());
+			this.logger.warn("Ignoring the configuration snapshot: " + ex.getMessage());
 			return null;
 		}
 	}
@@ -143,7 +203,7 @@ final class ConfigBootstrap {
 					+ " levels deep. Or set zk.config.fail-fast=false to start "
 					+ "without that context.");
 		}
-		logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
+		this.logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
 	}
 
 	private void unreadableAtStartup(String znode, KeeperException.Code code, @Nullable ZnodePropertySource kept) {
@@ -155,13 +215,13 @@ final class ConfigBootstrap {
 					+ "read permission on " + znode + " (setAcl), or set zk.auth.scheme and zk.auth.credentials to an "
 					+ "identity that has it; or set zk.config.fail-fast=false to start without that context.");
 		}
-		logger.warn(description + " Starting without that context (zk.config.fail-fast=false); the other contexts "
+		this.logger.warn(description + " Starting without that context (zk.config.fail-fast=false); the other contexts "
 				+ "are loaded, and no snapshot is written until every context can be read.");
 	}
 
 	private static void unreadableWhileRunning(String znode, KeeperException.Code code,
 			@Nullable ZnodePropertySource kept) {
-		logger.warn("The config context znode " + znode + " cannot be read (" + code + ", an ACL/auth problem); "
+		runningLogger.warn("The config context znode " + znode + " cannot be read (" + code + ", an ACL/auth problem); "
 				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
 						: "the context stays empty")
 				+ " and the other contexts are unaffected");
@@ -169,28 +229,13 @@ final class ConfigBootstrap {
 
 	private void rejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,
 			@Nullable ZnodePropertySource kept) {
-		logger.warn("Rejected the configuration in znode " + rejection.znode() + " (version " + rejection.version()
+		ConfigurableApplicationContext context = Objects.requireNonNull(this.context);
+		runningLogger.warn("Rejected the configuration in znode " + rejection.znode() + " (version " + rejection.version()
 				+ "): " + rejection.reason() + "; "
 				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
 						: "the context stays empty"));
-		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, rejection.znode(), rejection.version(),
+		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
 				rejection.reason(), rejection.key()));
-	}
-
-	/** Above the packaged application*.yml/properties, below command line, system properties and environment. */
-	private void insert(ZkConfigPropertySource composite) {
-		MutablePropertySources sources = this.environment.getPropertySources();
-		if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
-			sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, composite);
-		}
-		else if (sources.contains(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
-			sources.addAfter(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, composite);
-		}
-		else {
-			sources.addLast(composite);
-		}
-		// an empty value ({} or []) in ZooKeeper clears what the lower sources hold below that key
-		composite.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
 	}
 
 	private long maxDocumentBytes() {
@@ -199,6 +244,12 @@ final class ConfigBootstrap {
 					"Set zk.config.max-document-size to a positive size such as 1MB.");
 		}
 		return this.config.maxDocumentSize().toBytes();
+	}
+
+	/** What {@link #load} started and read, for {@link #attach}. */
+	private record Loaded(SharedClient shared, LocatorChain chain, JsonZnodePropertySourceLocator json,
+			ConfigSnapshotStore snapshots, ZkConfigStatus status, LocatorChain.Located located) {
+
 	}
 
 }

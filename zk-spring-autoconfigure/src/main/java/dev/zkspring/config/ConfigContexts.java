@@ -1,16 +1,15 @@
 package dev.zkspring.config;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 import dev.zkspring.client.ZkStartupException;
@@ -18,20 +17,46 @@ import dev.zkspring.client.ZkStartupException;
 /**
  * The context znodes one application reads, fixed at startup: {@code application},
  * {@code application,{profile}}, {@code {app}}, {@code {app},{profile}} under the root, lowest
- * precedence first; later active profiles win over earlier ones, as in Spring.
- * @param root the config root
+ * precedence first; later active profiles win over earlier ones, as in Spring. Several roots (from
+ * {@code spring.config.import=zk:/a;/b}) give each root's contexts in turn, the last root's highest.
+ * @param root the config root (several are joined with {@code ;})
  * @param name the application's context name, or the default context when it has none
  * @param profiles the active profiles
  * @param lowestFirst the context znodes, lowest precedence first
  */
 record ConfigContexts(String root, String name, List<String> profiles, List<String> lowestFirst) {
 
-	static ConfigContexts of(ConfigSettings config, Environment environment) {
-		String root = root(config.root());
+	/**
+	 * The contexts of one application under {@code zk.config.root}.
+	 * @param config the settings
+	 * @param applicationName {@code spring.application.name}, if any
+	 * @param profiles the active profiles, in activation order
+	 */
+	static ConfigContexts of(ConfigSettings config, @Nullable String applicationName, List<String> profiles) {
+		return of(config, applicationName, profiles, List.of(config.root()));
+	}
+
+	/**
+	 * The contexts of one application under several roots, each root's contexts above the previous one's.
+	 * @param config the settings
+	 * @param applicationName {@code spring.application.name}, if any
+	 * @param profiles the active profiles, in activation order
+	 * @param roots the config roots, lowest precedence first
+	 */
+	static ConfigContexts of(ConfigSettings config, @Nullable String applicationName, List<String> profiles,
+			List<String> roots) {
+		List<String> normalized = roots.stream().map(ConfigContexts::root).distinct().toList();
+		List<String> znodes = new ArrayList<>();
+		String name = name(config, applicationName);
+		normalized.forEach((root) -> znodes.addAll(contexts(config, root, name, profiles)));
+		return new ConfigContexts(String.join(";", normalized), (name != null) ? name : config.defaultContext(),
+				List.copyOf(profiles), List.copyOf(znodes));
+	}
+
+	private static List<String> contexts(ConfigSettings config, String root, @Nullable String name,
+			List<String> profiles) {
 		String separator = config.profileSeparator();
 		String defaultContext = config.defaultContext();
-		String name = name(config, environment);
-		List<String> profiles = Arrays.asList(environment.getActiveProfiles());
 		Set<String> names = new LinkedHashSet<>();
 		for (String context : (name != null) ? List.of(defaultContext, name) : List.of(defaultContext)) {
 			names.add(context);
@@ -43,7 +68,12 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 			validate(znode, "zk.config.name, zk.config.default-context, zk.config.profile-separator or the active profiles");
 			znodes.add(znode);
 		}
-		return new ConfigContexts(root, (name != null) ? name : defaultContext, profiles, List.copyOf(znodes));
+		return znodes;
+	}
+
+	/** The roots watched: each context znode's parent, once. */
+	List<String> roots() {
+		return this.lowestFirst.stream().map((znode) -> ZKPaths.getPathAndNode(znode).getPath()).distinct().toList();
 	}
 
 	/** The highest precedence first, the order of a composite property source. */
@@ -57,10 +87,10 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 		return this.lowestFirst.contains(znode);
 	}
 
-	private static @Nullable String name(ConfigSettings config, Environment environment) {
+	private static @Nullable String name(ConfigSettings config, @Nullable String applicationName) {
 		String name = config.name();
 		if (!StringUtils.hasText(name)) {
-			name = environment.getProperty("spring.application.name");
+			name = applicationName;
 		}
 		return StringUtils.hasText(name) ? name.trim() : null;
 	}

@@ -55,17 +55,16 @@ final class SharedClient {
 	}
 
 	/** Start the embedded server if enabled, then the client; wait up to zk.connection-timeout for it. */
-	static SharedClient start(ConfigSettings settings, ConfigurableApplicationContext context) {
+	static SharedClient start(ConfigSettings settings, ClassLoader classLoader) {
 		EmbeddedZooKeeper server = null;
 		try {
 			String connect = settings.connect();
 			if (settings.embedded()) {
 				server = EmbeddedZooKeeper.start(settings.embeddedPort(), settings.embeddedDataDir());
-				server.publishConnectString(context.getEnvironment());
 				connect = server.connectString();
 			}
 			List<CuratorFrameworkCustomizer> customizers = SpringFactoriesLoader
-				.forDefaultResourceLocation(context.getClassLoader())
+				.forDefaultResourceLocation(classLoader)
 				.load(CuratorFrameworkCustomizer.class);
 			CuratorFramework client = ZkClientFactory.create(settings.client(), connect, customizers);
 			boolean connected = ZkClientFactory.tryStart(client, settings.connectionTimeout());
@@ -81,6 +80,10 @@ final class SharedClient {
 
 	CuratorFramework client() {
 		return this.client;
+	}
+
+	@Nullable EmbeddedZooKeeper server() {
+		return this.server;
 	}
 
 	String connectString() {
@@ -104,6 +107,7 @@ final class SharedClient {
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		DefaultSingletonBeanRegistry registry = (DefaultSingletonBeanRegistry) beanFactory;
 		if (this.server != null) {
+			this.server.publishConnectString(context.getEnvironment());
 			beanFactory.registerSingleton(SERVER_BEAN, this.server);
 			registry.registerDisposableBean(SERVER_BEAN, this.server::close);
 		}

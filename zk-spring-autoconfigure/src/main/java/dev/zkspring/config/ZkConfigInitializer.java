@@ -1,10 +1,17 @@
 package dev.zkspring.config;
 
+import java.util.Arrays;
+
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
 import dev.zkspring.autoconfigure.ZkProperties;
@@ -15,7 +22,8 @@ import dev.zkspring.client.ZkStartupException;
  * the application's one client (and the embedded server when {@code zk.embedded.enabled}) and
  * registers them as the {@code curatorFramework} and {@code zkEmbeddedServer} beans, so the
  * auto-configuration reuses them: one session per application. Does nothing when {@code zk.enabled}
- * or {@code zk.config.enabled} is false. Registered in {@code META-INF/spring.factories}.
+ * or {@code zk.config.enabled} is false, and steps aside when {@code spring.config.import=zk:} has
+ * loaded the configuration already ({@link ZkConfigDataLoader}). Registered in {@code META-INF/spring.factories}.
  */
 public class ZkConfigInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
 
@@ -39,16 +47,24 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	public void initialize(ConfigurableApplicationContext context) {
 		ConfigurableEnvironment environment = context.getEnvironment();
 		if (environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
-			// a child context shares its parent's configuration and client
+			// spring.config.import=zk: has loaded it, or a child context shares its parent's configuration and client
 			return;
 		}
-		ZkProperties properties = Binder.get(environment)
-			.bind(ZkProperties.PREFIX, ZkProperties.class)
-			.orElseGet(ZkProperties::new);
-		ClassLoader classLoader = context.getClassLoader();
+		ConfigSettings settings = settings(Binder.get(environment), context.getClassLoader());
+		if (settings != null) {
+			load(context, settings);
+		}
+	}
+
+	/**
+	 * The config center's settings, shared with the {@code zk:} import.
+	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false or Curator is absent
+	 */
+	static @Nullable ConfigSettings settings(Binder binder, @Nullable ClassLoader classLoader) {
+		ZkProperties properties = binder.bind(ZkProperties.PREFIX, ZkProperties.class).orElseGet(ZkProperties::new);
 		if (!properties.isEnabled() || !properties.getConfig().isEnabled()
 				|| !ClassUtils.isPresent(CURATOR, classLoader)) {
-			return;
+			return null;
 		}
 		if (!ClassUtils.isPresent(JACKSON, classLoader)) {
 			throw new ZkStartupException(
@@ -57,7 +73,32 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 					"Depend on zk-spring-starter, which brings it, or add tools.jackson.core:jackson-databind; "
 							+ "or set zk.config.enabled=false to run without the config center.");
 		}
-		new ConfigBootstrap(context, settings(properties)).run();
+		return settings(properties);
+	}
+
+	/** Load and attach in one go, the source inserted above the packaged files. */
+	private static void load(ConfigurableApplicationContext context, ConfigSettings settings) {
+		ConfigurableEnvironment environment = context.getEnvironment();
+		ConfigContexts contexts = ConfigContexts.of(settings, environment.getProperty("spring.application.name"),
+				Arrays.asList(environment.getActiveProfiles()));
+		ConfigBootstrap bootstrap = new ConfigBootstrap(settings, contexts, context.getClassLoader(),
+				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast());
+		insert(environment, bootstrap.load(environment));
+		bootstrap.attach(context);
+	}
+
+	/** Above the packaged application*.yml/properties, below command line, system properties and environment. */
+	private static void insert(ConfigurableEnvironment environment, ZkConfigPropertySource composite) {
+		MutablePropertySources sources = environment.getPropertySources();
+		if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
+			sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, composite);
+		}
+		else if (sources.contains(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+			sources.addAfter(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, composite);
+		}
+		else {
+			sources.addLast(composite);
+		}
 	}
 
 	/** The binding step is the one place of this package that knows the properties type. */

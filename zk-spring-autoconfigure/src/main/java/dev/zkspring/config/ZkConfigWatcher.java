@@ -31,7 +31,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 
 /**
- * Keeps the config center's property source current. One {@link CuratorCache} on the config root
+ * Keeps the config center's property source current. One {@link CuratorCache} on each config root
  * (with {@code zk.config.watch}) and every reconnection request a reload; reloads run on one
  * refresher thread, at most one queued behind the running one, so a burst of changes is coalesced
  * and events never interleave. Nothing is applied before the context is refreshed; the first
@@ -77,7 +77,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private @Nullable List<Object> refusedAsAWhole;
 
-	private @Nullable CuratorCache cache;
+	private final List<CuratorCache> caches = new ArrayList<>();
 
 	/** Test seam: told of each change the cache delivers, once the watcher has handled it. */
 	private volatile Consumer<ChildData> changeHandled = (data) -> {
@@ -100,12 +100,14 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	void start() {
 		this.client.getConnectionStateListenable().addListener(this);
 		if (this.watch) {
-			CuratorCache cache = CuratorCache.builder(this.client, this.contexts.root())
-				.withStorage(CuratorCacheStorage.dataNotCached())
-				.build();
-			cache.listenable().addListener(CuratorCacheListener.builder().forAll(this::nodeChanged).build());
-			cache.start();
-			this.cache = cache;
+			for (String root : this.contexts.roots()) {
+				CuratorCache cache = CuratorCache.builder(this.client, root)
+					.withStorage(CuratorCacheStorage.dataNotCached())
+					.build();
+				cache.listenable().addListener(CuratorCacheListener.builder().forAll(this::nodeChanged).build());
+				cache.start();
+				this.caches.add(cache);
+			}
 		}
 	}
 
@@ -328,9 +330,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	public void close() {
 		this.closed = true;
 		this.client.getConnectionStateListenable().removeListener(this);
-		if (this.cache != null) {
-			this.cache.close();
-		}
+		this.caches.forEach(CuratorCache::close);
 		this.refresher.shutdownNow();
 		try {
 			this.refresher.awaitTermination(5, TimeUnit.SECONDS);

@@ -1,17 +1,12 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -167,18 +162,7 @@ class ZkConfigSharedClientTests {
 	}
 
 	private static int connections() throws IOException {
-		String port = zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1);
-		try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(port))) {
-			socket.setSoTimeout(2_000);
-			OutputStream out = socket.getOutputStream();
-			out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			Matcher matcher = Pattern.compile("Connections: (\\d+)")
-				.matcher(new String(in.readAllBytes(), StandardCharsets.US_ASCII));
-			assertThat(matcher.find()).isTrue();
-			return Integer.parseInt(matcher.group(1));
-		}
+		return ImportTestSupport.connections(zk);
 	}
 
 	private static boolean accepts(int port) {
