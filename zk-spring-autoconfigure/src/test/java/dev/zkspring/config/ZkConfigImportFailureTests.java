@@ -81,7 +81,7 @@ class ZkConfigImportFailureTests {
 		}
 		try (ConfigurableApplicationContext context = start(new EarlyLine("with the initializer"))) {
 			// the initializer loads after logging is set up: the level comes too late for this line
-			assertThat(context.getEnvironment().getProperty("logging.level.dev.zkspring.demo.early")).isEqualTo("debug");
+			assertThat(context.getEnvironment().getProperty("logging.level[dev.zkspring.demo.early]")).isEqualTo("debug");
 			assertThat(output).doesNotContain("early line with the initializer");
 		}
 	}
