@@ -29,13 +29,17 @@ import dev.zkspring.refresh.ZkRefreshedEvent;
 /**
  * zk-spring's meters (listed in the README): lock timers and counters tagged by lock name, config
  * changes, refreshes and rejections, and the leadership. Meters are created on a local composite that
- * every registry Boot binds this binder to joins, so events before the binding are not lost. Every
- * meter that does not depend on a lock name or a znode is registered at 0 from the start, so dashboards
- * and {@code increase()} see the first event.
+ * every registry Boot binds this binder to joins. Every meter that does not depend on a lock name or a
+ * znode is registered at 0 when the binder is bound at startup, so dashboards and {@code increase()}
+ * see the first event.
  */
 public final class ZkMetrics implements MeterBinder, ApplicationListener<ApplicationEvent>, ZkLockObserver {
 
 	private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
+
+	private final List<ZkLockTemplate> lockTemplates;
+
+	private final List<ZkLeaderElection> elections;
 
 	/**
 	 * Create the meters and start observing the locks and elections.
@@ -43,16 +47,29 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 	 * @param elections the application's leader elections
 	 */
 	public ZkMetrics(List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections) {
+		this.lockTemplates = List.copyOf(lockTemplates);
+		this.elections = List.copyOf(elections);
+		for (ZkLockTemplate template : this.lockTemplates) {
+			template.addObserver(this);
+		}
+		for (ZkLeaderElection election : this.elections) {
+			election.addListener(new Transitions(group(election)));
+		}
+	}
+
+	/** Joins the registry, then registers every meter that exists from the start, at 0 (after, so the registry holds them). */
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.meters.add(registry);
 		configChanges();
 		refreshTimer();
-		for (ZkLockTemplate template : lockTemplates) {
+		for (ZkLockTemplate template : this.lockTemplates) {
 			FunctionCounter.builder("zk.lock.lost", template, ZkLockTemplate::getLostLockCount)
 				.description("Held locks lost or put in doubt by a suspended or expired session")
 				.register(this.meters);
-			template.addObserver(this);
 		}
-		for (ZkLeaderElection election : elections) {
-			Tags group = Tags.of("group", election.latchPath());
+		for (ZkLeaderElection election : this.elections) {
+			Tags group = group(election);
 			Gauge.builder("zk.leader.leading", election, (e) -> e.isLeader() ? 1 : 0)
 				.description("1 while this instance leads the group, else 0")
 				.tags(group)
@@ -63,13 +80,11 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 				.register(this.meters);
 			transitions(group, "leader");
 			transitions(group, "follower");
-			election.addListener(new Transitions(group));
 		}
 	}
 
-	@Override
-	public void bindTo(MeterRegistry registry) {
-		this.meters.add(registry);
+	private static Tags group(ZkLeaderElection election) {
+		return Tags.of("group", election.latchPath());
 	}
 
 	@Override

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -76,6 +78,22 @@ final class ConfigState {
 				details.put("status", PENDING);
 			}
 			described.add(details);
+		}
+		// a context refused before it was ever accepted is not in the Environment: it is listed all the same
+		Set<String> listed = described.stream().map((context) -> (String) context.get("znode")).collect(Collectors.toSet());
+		for (Map.Entry<String, Refusal> refused : this.refusals.entrySet()) {
+			if (!listed.contains(refused.getKey())) {
+				Stat stat = client.checkExists().usingWatcher(watcher).forPath(refused.getKey());
+				if (stat != null && stat.getVersion() == refused.getValue().version()) {
+					Map<String, Object> details = new LinkedHashMap<>();
+					details.put("znode", refused.getKey());
+					details.put("appliedVersion", -1);
+					details.put("latestVersion", stat.getVersion());
+					details.put("status", REFUSED);
+					details.put("reason", refused.getValue().reason());
+					described.add(details);
+				}
+			}
 		}
 		return described;
 	}
