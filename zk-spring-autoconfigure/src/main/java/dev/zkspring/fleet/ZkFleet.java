@@ -3,7 +3,6 @@ package dev.zkspring.fleet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +13,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.ApplicationEvent;
@@ -75,7 +71,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	private volatile @Nullable String id;
 
-	private volatile List<Map<String, Object>> lastRead = List.of();
+	private final FleetReader reader;
 
 	/**
 	 * Create the fleet view of one application.
@@ -97,6 +93,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		this.elections = List.copyOf(elections);
 		this.configStatus = configStatus;
 		this.publisher = new Publisher(client, this::document);
+		this.reader = new FleetReader(client, root, this.json);
 		this.lockTemplates.forEach((template) -> template.addObserver(this));
 		this.elections.forEach((election) -> election.addListener(this));
 	}
@@ -119,37 +116,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	 * marked {@code "stale": true}.
 	 */
 	public List<Map<String, Object>> instances() {
-		if (!this.client.getZookeeperClient().isConnected()) {
-			return this.lastRead.stream().map((instance) -> {
-				Map<String, Object> stale = new LinkedHashMap<>(instance);
-				stale.put("stale", true);
-				return (Map<String, Object>) stale;
-			}).toList();
-		}
-		List<Map<String, Object>> instances = new ArrayList<>();
-		try {
-			for (String child : this.client.getChildren().forPath(this.root)) {
-				try {
-					byte[] data = this.client.getData().forPath(ZKPaths.makePath(this.root, child));
-					instances.add(this.json.readValue(data, new TypeReference<Map<String, Object>>() { }));
-				}
-				catch (KeeperException.NoNodeException ex) {
-					// that instance stopped meanwhile
-				}
-				catch (JacksonException ex) {
-					instances.add(Map.of("id", child, "error", "unreadable fleet node (not JSON)"));
-				}
-			}
-		}
-		catch (KeeperException.NoNodeException ex) {
-			// no instance has published yet
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the fleet nodes under " + this.root, ex);
-		}
-		instances.sort(Comparator.comparing((instance) -> String.valueOf(instance.get("id"))));
-		this.lastRead = List.copyOf(instances);
-		return instances;
+		return this.reader.instances();
 	}
 
 	@Override
