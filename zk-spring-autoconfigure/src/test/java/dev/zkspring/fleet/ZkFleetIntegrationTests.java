@@ -131,9 +131,11 @@ class ZkFleetIntegrationTests {
 	}
 
 	@Test
-	void anExpiredSessionPublishesTheNodeAgainUnderTheNewSession() {
-		// without leader election, so no leadership regained after the expiry rewrites the node by the way
-		runner("node-1").withPropertyValues("zk.leader.enabled=false").run((one) -> {
+	void anExpiredSessionPublishesTheNodeAgainUnderTheNewSession() throws Exception {
+		// no leader election and no context node to watch: only the reconnection itself may write the node again
+		this.writer.delete().forPath(ZNODE);
+		runner("node-1").withPropertyValues("zk.leader.enabled=false", "shop.limit=1", "shop.greeting=file")
+			.run((one) -> {
 			CuratorFramework client = one.getBean(CuratorFramework.class);
 			await().atMost(WAIT).until(() -> this.writer.checkExists().forPath("/fleet/orders/node-1") != null);
 			long before = this.writer.checkExists().forPath("/fleet/orders/node-1").getEphemeralOwner();
