@@ -11,7 +11,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.HtmlUtils;
 
-/** The status page at {@code /}: the same facts as {@code /status}, for a person; it reloads itself every 2 s. */
+/**
+ * The status page at {@code /}: the same facts as {@code /status}, for a person, with the fleet table and
+ * its timeline; it reloads itself every 2 s. Self-contained: inline CSS and SVG, nothing from a CDN.
+ */
 @RestController
 class StatusPageController {
 
@@ -19,20 +22,25 @@ class StatusPageController {
 
 	private final StatusController status;
 
-	StatusPageController(StatusController status) {
+	private final StockStore store;
+
+	StatusPageController(StatusController status, StockStore store) {
 		this.status = status;
+		this.store = store;
 	}
 
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
-	String page() throws Exception {
+	String page() {
 		Map<String, Object> status = this.status.status();
+		long now = System.currentTimeMillis();
 		StringBuilder html = new StringBuilder();
 		html.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\">")
 			.append("<meta http-equiv=\"refresh\" content=\"2\">")
 			.append("<title>zk-spring sample: ").append(escape(status.get("instance"))).append("</title>")
 			.append("<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}")
 			.append("td,th{border:1px solid #ccc;padding:.3em .8em;text-align:left}th{background:#eee}")
-			.append(".yes{color:#070;font-weight:bold}.no{color:#a00;font-weight:bold}</style></head><body>");
+			.append(".yes{color:#070;font-weight:bold}.no{color:#a00;font-weight:bold}"
+				+ ".current{color:#070}.refused{color:#a00;font-weight:bold}.pending{color:#b60}.source{color:#666}</style></head><body>");
 		@SuppressWarnings("unchecked")
 		Map<String, Object> config = (Map<String, Object>) status.get("config");
 		html.append("<h1>").append(escape(config.get("sample.shop.banner"))).append("</h1>");
@@ -41,21 +49,39 @@ class StatusPageController {
 		row(html, "zookeeper", "ZooKeeper", status.get("zookeeper"));
 		boolean connected = Boolean.TRUE.equals(status.get("connected"));
 		html.append("<tr><th>Connected</th><td id=\"connected\" class=\"").append(connected ? "yes" : "no").append("\">")
-			.append(connected ? "yes" : "NO").append("</td></tr>");
+			.append(connected ? "yes" : "no").append("</td></tr>");
 		row(html, "session", "Session", status.get("session"));
 		row(html, "config-source", "Configuration from", status.get("configSource"));
+		Object refusal = status.get("lastRefusal");
+		row(html, "last-refusal", "Last refused change", (refusal instanceof Map<?, ?> refused)
+				? "znode " + refused.get("znode") + " version " + refused.get("version") + ": " + refused.get("reason")
+						+ " (at " + refused.get("at") + ")"
+				: "none");
 		html.append("</table><h2>Leadership</h2><table>");
 		Object leaderId = status.get("leader");
 		if (!status.containsKey("epoch")) {
 			leaderId = "not known here: this instance takes no part in the election (zk.leader.enabled=false)";
 		}
 		row(html, "leader", "Leader", (leaderId != null) ? leaderId : "none yet");
+		if (!"now".equals(status.getOrDefault("leadershipKnown", "now"))) {
+			row(html, "leadership-known", "Leader and participants", status.get("leadershipKnown"));
+		}
 		boolean leader = Boolean.TRUE.equals(status.get("isLeader"));
 		html.append("<tr><th>This instance leads</th><td id=\"is-leader\" class=\"").append(leader ? "yes" : "no")
 			.append("\">").append(leader ? "yes" : "no").append("</td></tr>");
 		row(html, "participants", "Participants", String.join(", ", strings(status.get("participants"))));
-		html.append("</table><h2>Live configuration (<a href=\"/config\">/config</a>)</h2><table>");
-		config.forEach((key, value) -> row(html, key.replace('.', '-'), key, value));
+		html.append("</table>");
+		FleetSection.append(html, rows(status.get("fleet")), this.store.jobRunsSince(now - FleetTimeline.WINDOW_MILLIS),
+				String.valueOf(status.get("instance")), connected, now);
+		html.append("<h2>Live configuration (<a href=\"/config\">/config</a>)</h2><table>")
+			.append("<tr><th>key</th><th>value</th><th>from</th></tr>");
+		@SuppressWarnings("unchecked")
+		Map<String, Object> sources = (Map<String, Object>) status.get("configSources");
+		config.forEach((key, value) -> {
+			html.append("<tr><th>").append(escape(key)).append("</th><td id=\"").append(escape(key.replace('.', '-')))
+				.append("\">").append(escape(value)).append("</td><td class=\"source\" id=\"source-")
+				.append(escape(key.replace('.', '-'))).append("\">").append(escape(sources.get(key))).append("</td></tr>");
+		});
 		html.append("</table><h2>Stock</h2><table><tr><th>sku</th><th>quantity</th></tr>");
 		for (Map<String, Object> item : rows(status.get("stock"))) {
 			html.append("<tr><td>").append(escape(item.get("SKU"))).append("</td><td id=\"stock-")

@@ -63,6 +63,11 @@ class StockStore {
 		return this.jdbc.queryForList("SELECT id, instance, started_at, ended_at FROM job_run ORDER BY started_at, id");
 	}
 
+	List<Map<String, Object>> jobRunsSince(long since) {
+		return this.jdbc.queryForList("SELECT id, instance, started_at, ended_at FROM job_run WHERE ended_at >= ? "
+				+ "OR (ended_at IS NULL AND started_at >= ?) ORDER BY started_at, id", since, since);
+	}
+
 	List<Map<String, Object>> lastJobRuns(int count) {
 		return this.jdbc.queryForList(
 				"SELECT id, instance, started_at, ended_at FROM job_run ORDER BY id DESC FETCH FIRST ? ROWS ONLY", count);

@@ -14,7 +14,9 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
+import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkHeldLock;
 import dev.zkspring.lock.ZkLockTemplate;
@@ -22,7 +24,7 @@ import dev.zkspring.lock.ZkLockTemplate;
 /**
  * The read-only {@code zookeeper} actuator endpoint: the config center's contexts and which source
  * wins each of their keys (values masked unless {@code show-values} allows them), the locks this JVM
- * holds, and the leadership.
+ * holds, and the leadership; {@code /actuator/zookeeper/fleet} lists every live instance of the application.
  */
 @Endpoint(id = "zookeeper")
 public final class ZkEndpoint {
@@ -41,6 +43,8 @@ public final class ZkEndpoint {
 
 	private final Set<String> roles;
 
+	private final @Nullable ZkFleet fleet;
+
 	/**
 	 * Create the endpoint.
 	 * @param client the application's client
@@ -53,6 +57,24 @@ public final class ZkEndpoint {
 	 */
 	public ZkEndpoint(CuratorFramework client, ConfigSources configSources, @Nullable ZkConfigActivity configActivity,
 			List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections, Show showValues, Set<String> roles) {
+		this(client, configSources, configActivity, lockTemplates, elections, showValues, roles, null);
+	}
+
+	/**
+	 * Create the endpoint with the fleet view.
+	 * @param client the application's client
+	 * @param configSources reads the config center's keys and their winning sources
+	 * @param configActivity what the config center did, {@code null} without it
+	 * @param lockTemplates the application's lock templates
+	 * @param elections the application's leader elections
+	 * @param showValues when configuration values are shown unmasked
+	 * @param roles the roles that may see values with {@link Show#WHEN_AUTHORIZED}
+	 * @param fleet the fleet view, {@code null} without it
+	 */
+	public ZkEndpoint(CuratorFramework client, ConfigSources configSources, @Nullable ZkConfigActivity configActivity,
+			List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections, Show showValues, Set<String> roles,
+			@Nullable ZkFleet fleet) {
+		this.fleet = fleet;
 		this.client = client;
 		this.configSources = configSources;
 		this.configActivity = configActivity;
@@ -87,6 +109,21 @@ public final class ZkEndpoint {
 			leadership.put(election.latchPath(), group);
 		});
 		body.put("leadership", leadership);
+		return body;
+	}
+
+	/**
+	 * One section: {@code fleet} lists every live instance of this application (from their fleet nodes).
+	 * @param section the section's name
+	 * @return the section, or {@code null} (404) for an unknown one or without the fleet view
+	 */
+	@ReadOperation
+	public @Nullable Map<String, Object> section(@Selector String section) {
+		if (!"fleet".equals(section) || this.fleet == null) {
+			return null;
+		}
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("instances", this.fleet.instances());
 		return body;
 	}
 

@@ -3,6 +3,7 @@ package dev.zkspring.actuate;
 import java.time.Duration;
 import java.util.List;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,11 +29,17 @@ import dev.zkspring.refresh.ZkRefreshedEvent;
 /**
  * zk-spring's meters (listed in the README): lock timers and counters tagged by lock name, config
  * changes, refreshes and rejections, and the leadership. Meters are created on a local composite that
- * every registry Boot binds this binder to joins, so events before the binding are not lost.
+ * every registry Boot binds this binder to joins. Every meter that does not depend on a lock name or a
+ * znode is registered at 0 when the binder is bound at startup, so dashboards and {@code increase()}
+ * see the first event.
  */
 public final class ZkMetrics implements MeterBinder, ApplicationListener<ApplicationEvent>, ZkLockObserver {
 
 	private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
+
+	private final List<ZkLockTemplate> lockTemplates;
+
+	private final List<ZkLeaderElection> elections;
 
 	/**
 	 * Create the meters and start observing the locks and elections.
@@ -40,14 +47,29 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 	 * @param elections the application's leader elections
 	 */
 	public ZkMetrics(List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections) {
-		for (ZkLockTemplate template : lockTemplates) {
+		this.lockTemplates = List.copyOf(lockTemplates);
+		this.elections = List.copyOf(elections);
+		for (ZkLockTemplate template : this.lockTemplates) {
+			template.addObserver(this);
+		}
+		for (ZkLeaderElection election : this.elections) {
+			election.addListener(new Transitions(group(election)));
+		}
+	}
+
+	/** Joins the registry, then registers every meter that exists from the start, at 0 (after, so the registry holds them). */
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.meters.add(registry);
+		configChanges();
+		refreshTimer();
+		for (ZkLockTemplate template : this.lockTemplates) {
 			FunctionCounter.builder("zk.lock.lost", template, ZkLockTemplate::getLostLockCount)
 				.description("Held locks lost or put in doubt by a suspended or expired session")
 				.register(this.meters);
-			template.addObserver(this);
 		}
-		for (ZkLeaderElection election : elections) {
-			Tags group = Tags.of("group", election.latchPath());
+		for (ZkLeaderElection election : this.elections) {
+			Tags group = group(election);
 			Gauge.builder("zk.leader.leading", election, (e) -> e.isLeader() ? 1 : 0)
 				.description("1 while this instance leads the group, else 0")
 				.tags(group)
@@ -56,13 +78,13 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 				.description("Scheduled firings the leader gate vetoed because this instance did not lead")
 				.tags(group)
 				.register(this.meters);
-			election.addListener(new Transitions(group));
+			transitions(group, "leader");
+			transitions(group, "follower");
 		}
 	}
 
-	@Override
-	public void bindTo(MeterRegistry registry) {
-		this.meters.add(registry);
+	private static Tags group(ZkLeaderElection election) {
+		return Tags.of("group", election.latchPath());
 	}
 
 	@Override
@@ -95,22 +117,38 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 	@Override
 	public void onApplicationEvent(ApplicationEvent event) {
 		if (event instanceof ZkConfigChangedEvent) {
-			this.meters.counter("zk.config.changes").increment();
+			configChanges().increment();
 		}
 		else if (event instanceof ZkConfigRejectedEvent rejected) {
 			this.meters.counter("zk.config.rejections", "znode", rejected.getZnode()).increment();
 		}
 		else if (event instanceof ZkRefreshedEvent refreshed) {
-			Timer.builder("zk.refresh")
-				.description("Validated rebinds of @RefreshScope targets after a configuration change")
-				.register(this.meters)
-				.record(refreshed.getDuration());
+			refreshTimer().record(refreshed.getDuration());
 		}
 	}
 
 	@Override
 	public boolean supportsAsyncExecution() {
 		return false;
+	}
+
+	private Counter configChanges() {
+		return Counter.builder("zk.config.changes")
+			.description("Accepted configuration changes from ZooKeeper")
+			.register(this.meters);
+	}
+
+	private Timer refreshTimer() {
+		return Timer.builder("zk.refresh")
+			.description("Validated rebinds of @RefreshScope targets after a configuration change")
+			.register(this.meters);
+	}
+
+	private Counter transitions(Tags group, String to) {
+		return Counter.builder("zk.leader.transitions")
+			.description("Changes of this instance's leadership, by the role it changed to")
+			.tags(group.and("to", to))
+			.register(this.meters);
 	}
 
 	private void wait(String name, ZkLock.Mode mode, String outcome, Duration waited) {
@@ -135,12 +173,12 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 
 		@Override
 		public void leadershipGranted(LeadershipGrantedEvent event) {
-			ZkMetrics.this.meters.counter("zk.leader.transitions", this.group.and("to", "leader")).increment();
+			transitions(this.group, "leader").increment();
 		}
 
 		@Override
 		public void leadershipRevoked(LeadershipRevokedEvent event) {
-			ZkMetrics.this.meters.counter("zk.leader.transitions", this.group.and("to", "follower")).increment();
+			transitions(this.group, "follower").increment();
 		}
 
 	}

@@ -22,16 +22,17 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import dev.zkspring.actuate.ConfigSources;
 import dev.zkspring.actuate.ZkConfigActivity;
 import dev.zkspring.actuate.ZkEndpoint;
+import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
  * The read-only {@code zookeeper} actuator endpoint, when Boot's actuator is on the class path and the
  * endpoint is available ({@code management.endpoints.web.exposure.include=zookeeper} to expose it over
- * HTTP). Values are masked unless {@code management.endpoint.zookeeper.show-values} allows them.
+ * HTTP); {@code /actuator/zookeeper/fleet} lists every instance when the fleet view is on. Values are masked unless {@code management.endpoint.zookeeper.show-values} allows them.
  */
 @AutoConfiguration(after = { ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-		ZkLockAutoConfiguration.class },
+		ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class },
 		afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
@@ -49,14 +50,15 @@ public final class ZkEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZkEndpoint zkEndpoint(CuratorFramework client, ConfigurableEnvironment environment,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ZkConfigActivity> configActivity,
-			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections) {
+			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections,
+			ObjectProvider<ZkFleet> fleet) {
 		Binder binder = Binder.get(environment);
 		Show show = binder.bind("management.endpoint.zookeeper.show-values", Show.class).orElse(Show.NEVER);
 		Set<String> roles = binder.bind("management.endpoint.zookeeper.roles", Bindable.setOf(String.class))
 			.orElse(Set.of());
 		return new ZkEndpoint(client, new ConfigSources(environment, sanitizingFunctions.orderedStream().toList()),
 				configActivity.getIfAvailable(), lockTemplates.orderedStream().toList(),
-				elections.orderedStream().toList(), show, roles);
+				elections.orderedStream().toList(), show, roles, fleet.getIfAvailable());
 	}
 
 }

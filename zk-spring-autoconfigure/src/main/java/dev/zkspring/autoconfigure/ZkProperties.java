@@ -54,6 +54,8 @@ public class ZkProperties {
 
 	private final Quartz quartz = new Quartz();
 
+	private final Fleet fleet = new Fleet();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -128,6 +130,10 @@ public class ZkProperties {
 
 	public Quartz getQuartz() {
 		return this.quartz;
+	}
+
+	public Fleet getFleet() {
+		return this.fleet;
 	}
 
 	/**
@@ -627,6 +633,33 @@ public class ZkProperties {
 
 		public void setOnRevoke(RevokePolicy onRevoke) {
 			this.onRevoke = onRevoke;
+		}
+
+	}
+
+	/** The fleet view: each instance publishes its state in an ephemeral node under one path per application. */
+	public static class Fleet {
+
+		/** Whether this instance publishes its state (applied configuration, leadership, held keys) for the fleet view. */
+		private boolean enabled = true;
+
+		/** Path under which each application has its fleet node per instance, {root}/{spring.application.name}/{instance id}. */
+		private String root = "/fleet";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getRoot() {
+			return this.root;
+		}
+
+		public void setRoot(String root) {
+			this.root = root;
 		}
 
 	}

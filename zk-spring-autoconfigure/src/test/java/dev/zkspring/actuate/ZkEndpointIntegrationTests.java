@@ -27,6 +27,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkEndpointAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
 import dev.zkspring.config.ZkConfigInitializer;
@@ -58,7 +59,7 @@ class ZkEndpointIntegrationTests {
 		this.writer = zk.newClient();
 		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-					ZkLockAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
+					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
 			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
 					"spring.application.name=orders", "zk.leader.id=node-1",
 					"management.endpoints.web.exposure.include=zookeeper");
@@ -69,6 +70,28 @@ class ZkEndpointIntegrationTests {
 	@AfterEach
 	void cleanUp() throws Exception {
 		this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
+		if (this.writer.checkExists().forPath("/fleet") != null) {
+			this.writer.delete().deletingChildrenIfNeeded().forPath("/fleet");
+		}
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theFleetSelectorListsEveryLiveInstanceWithItsConfigurationStatus() {
+		this.runner.run((context) -> {
+			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(
+					(List<Map<String, Object>>) endpoint.section("fleet").get("instances"))
+				.singleElement()
+				.satisfies((instance) -> assertThat(instance).containsEntry("id", "node-1")
+					.containsEntry("leader", true)
+					.containsEntry("config", List.of(
+							Map.of("znode", "/config/orders", "appliedVersion", 0, "latestVersion", 0, "status", "CURRENT"),
+							Map.of("znode", "/config/application", "appliedVersion", 0, "latestVersion", 0, "status",
+									"CURRENT")))));
+			assertThat(endpoint.section("fleet").toString()).doesNotContain("hello").doesNotContain("pw-app");
+			assertThat(endpoint.section("nothing")).isNull();
+		});
 	}
 
 	@Test

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.actuate.endpoint.MetricsEndpoint;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
@@ -148,6 +149,19 @@ class ZkMetricsIntegrationTests {
 	}
 
 	@Test
+	void everyMeterNotTiedToALockOrZnodeIsListedAtZeroBeforeAnyEvent() {
+		this.runner.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(new MetricsEndpoint(registry).listNames().getNames()).contains("zk.config.changes", "zk.refresh",
+					"zk.leader.transitions", "zk.leader.leading", "zk.leader.vetoed.firings", "zk.lock.lost");
+			assertThat(registry.get("zk.config.changes").counter().count()).isZero();
+			assertThat(registry.get("zk.refresh").timer().count()).isZero();
+			assertThat(registry.get("zk.leader.transitions").tag("to", "follower").counter().count()).isZero();
+			assertThat(registry.get("zk.leader.transitions").tag("to", "leader").counters()).hasSize(1);
+		});
+	}
+
+	@Test
 	void refreshesAreTimedAndRejectionsCountedPerZnode() throws Exception {
 		this.runner.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -172,7 +186,7 @@ class ZkMetricsIntegrationTests {
 			await().atMost(WAIT)
 				.until(() -> registry.get("zk.leader.leading").tag("group", "/leader/orders").gauge().value() == 1);
 			assertThat(registry.get("zk.leader.transitions").tag("to", "leader").counter().count()).isEqualTo(1);
-			assertThat(registry.find("zk.leader.transitions").tag("to", "follower").counter()).isNull();
+			assertThat(registry.get("zk.leader.transitions").tag("to", "follower").counter().count()).isZero();
 			assertThat(registry.get("zk.leader.vetoed.firings").functionCounter().count()).isZero();
 		});
 	}

@@ -59,6 +59,33 @@ final class Chromium {
 		}
 	}
 
+	/** Renders the page to a PNG file, as a browser window of the given size shows it. */
+	static void screenshot(Path chromium, URI page, Path png, int width, int height)
+			throws IOException, InterruptedException {
+		Path profile = Files.createTempDirectory("chromium-profile");
+		try {
+			Files.createDirectories(png.toAbsolutePath().getParent());
+			Process process = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+					"--hide-scrollbars", "--user-data-dir=" + profile, "--window-size=" + width + "," + height,
+					"--screenshot=" + png.toAbsolutePath(), page.toString())
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.redirectError(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			if (!process.waitFor(60, TimeUnit.SECONDS)) {
+				process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+				process.destroyForcibly();
+				throw new IllegalStateException("Chromium did not render " + page + " within 60 s");
+			}
+			if (!Files.isRegularFile(png) || Files.size(png) == 0) {
+				throw new IllegalStateException("Chromium wrote no screenshot of " + page + " to " + png);
+			}
+		}
+		finally {
+			deleteRecursively(profile);
+		}
+	}
+
 	private static void deleteRecursively(Path dir) throws IOException {
 		try (Stream<Path> paths = Files.walk(dir)) {
 			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());

@@ -61,6 +61,10 @@ class SampleFleetIT {
 
 	static final List<SampleProcess> started = new ArrayList<>();
 
+	static String bId;
+
+	static String cId;
+
 	@BeforeAll
 	static void startFleet() throws Exception {
 		zkPort = SampleProcess.freePort();
@@ -72,6 +76,8 @@ class SampleFleetIT {
 		c = start("c", "--zk.embedded.enabled=false", "--zk.connect=127.0.0.1:" + zkPort);
 		b.awaitReady(STARTUP);
 		c.awaitReady(STARTUP);
+		bId = b.id();
+		cId = c.id();
 	}
 
 	static SampleProcess start(String name, String... args) throws Exception {
@@ -96,6 +102,18 @@ class SampleFleetIT {
 
 	@Test
 	@Order(1)
+	void zkMetersAreListedAtZeroBeforeAnyConfigurationChange() throws Exception {
+		for (SampleProcess instance : List.of(a, b, c)) {
+			assertThat(instance.getJson("/actuator/metrics", new TypeReference<Map<String, Object>>() { }).get("names"))
+				.asList()
+				.contains("zk.config.changes", "zk.refresh", "zk.lock.lost");
+			Map<String, Object> changes = instance.getJson("/actuator/metrics/zk.config.changes", new TypeReference<>() { });
+			assertThat(changes.get("measurements")).asString().contains("value=0.0");
+		}
+	}
+
+	@Test
+	@Order(2)
 	void configWrittenByAPlainZooKeeperClientReachesAllThreeWithinTwoSeconds() throws Exception {
 		String greeting = "greeting-" + UUID.randomUUID();
 		String banner = "banner-" + UUID.randomUUID();
@@ -115,7 +133,30 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(2)
+	@Order(3)
+	void theFleetViewShowsEveryInstanceCurrentAfterAChangeAndRefusedAfterAnUnconvertibleOne() throws Exception {
+		writeConfig("{\"sample\":{\"greeting\":\"fleet\",\"shop\":{\"max-per-order\":7}}}");
+		int version = configVersion();
+		Awaitility.await("all three CURRENT at version " + version).atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(fleetContexts(b)).hasSize(3).allSatisfy((context) -> assertThat(context)
+				.containsEntry("znode", "/config/sample")
+				.containsEntry("appliedVersion", version)
+				.containsEntry("status", "CURRENT")));
+		writeConfig("{\"sample\":{\"greeting\":\"fleet\",\"shop\":{\"max-per-order\":\"secret-lots\"}}}");
+		Awaitility.await("all three REFUSED").atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(fleetContexts(c)).hasSize(3).allSatisfy((context) -> assertThat(context)
+				.containsEntry("appliedVersion", version)
+				.containsEntry("latestVersion", version + 1)
+				.containsEntry("status", "REFUSED")
+				.hasEntrySatisfying("reason", (reason) -> assertThat((String) reason).contains("max-per-order"))));
+		assertThat(b.send("GET", "/actuator/zookeeper/fleet").body()).doesNotContain("secret-lots");
+		String page = b.send("GET", "/").body();
+		assertThat(page).contains("REFUSED").contains("/config/sample").doesNotContain("secret-lots");
+		assertThat(page).containsPattern("id=\"last-refusal\">znode /config/sample version " + (version + 1));
+	}
+
+	@Test
+	@Order(4)
 	void threeHundredConcurrentDeductionsOverThreeInstancesTakeExactlyTheTwoHundredInStock() throws Exception {
 		assertThat(a.send("PUT", "/stock/e2e?quantity=200").statusCode()).isEqualTo(200);
 		List<SampleProcess> fleet = List.of(a, b, c);
@@ -163,7 +204,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(3)
+	@Order(5)
 	void statusPageInHeadlessChromiumShowsTheLeaderAndTheCurrentConfigValue() throws Exception {
 		Path chromium = Chromium.find();
 		String greeting = "page-" + UUID.randomUUID();
@@ -179,7 +220,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(4)
+	@Order(6)
 	void theJobRunsOnOneInstanceAndMovesAfterAKillAndAfterAGracefulStopWithoutOverlap() throws Exception {
 		String leaderId = awaitLeader();
 		SampleProcess leader = leaderId.equals(b.id()) ? b : c;
@@ -227,6 +268,38 @@ class SampleFleetIT {
 		}
 	}
 
+	@Test
+	@Order(7)
+	void theTimelineInHeadlessChromiumDrawsALanePerInstanceWithLeadershipJobRunsAndLockHolds() throws Exception {
+		Path chromium = Chromium.find();
+		SampleProcess d = started.get(started.size() - 1);
+		assertThat(d.send("POST", "/stock/apple/deduct").statusCode()).isIn(200, 409);
+		String dId = d.id();
+		Awaitility.await("d leads and has published its lock hold").atMost(Duration.ofSeconds(15))
+			.until(() -> Boolean.TRUE.equals(d.status().get("isLeader"))
+					&& d.send("GET", "/actuator/zookeeper/fleet").body().contains("\"kind\":\"lock\""));
+		String dom = Chromium.dumpDom(chromium, d.uri("/"));
+		assertThat(dom).contains("<svg id=\"timeline\"");
+		for (String id : List.of(bId, cId, dId)) {
+			assertThat(dom).as("a lane for %s", id).contains("class=\"lane\" data-instance=\"" + id + "\"");
+		}
+		assertThat(dom).contains("class=\"leader\"").contains("class=\"job\"").contains("class=\"lock\"");
+		assertThat(dom).contains("<td id=\"connected\" class=\"yes\">yes</td>").contains("id=\"source-sample-greeting\"");
+		Path png = Paths.get(System.getProperty("sample.e2e-dir")).resolve("status-page.png");
+		Chromium.screenshot(chromium, d.uri("/"), png, 1300, 1500);
+		System.out.println("status page screenshot: " + png);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> fleetContexts(SampleProcess instance) throws Exception {
+		Map<String, Object> fleet = instance.getJson("/actuator/zookeeper/fleet", new TypeReference<>() { });
+		List<Map<String, Object>> contexts = new ArrayList<>();
+		for (Map<String, Object> node : (List<Map<String, Object>>) fleet.get("instances")) {
+			contexts.addAll((List<Map<String, Object>>) node.get("config"));
+		}
+		return contexts;
+	}
+
 	private static String awaitLeader() throws Exception {
 		Set<String> participants = Set.of(b.id(), c.id());
 		return Awaitility.await("a leader among b and c")
@@ -253,6 +326,27 @@ class SampleFleetIT {
 			}
 		}
 		return runs;
+	}
+
+	private static int configVersion() throws Exception {
+		ZooKeeper zk = connect();
+		try {
+			return zk.exists("/config/sample", false).getVersion();
+		}
+		finally {
+			zk.close();
+		}
+	}
+
+	private static ZooKeeper connect() throws Exception {
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper zk = new ZooKeeper("127.0.0.1:" + zkPort, 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		});
+		assertThat(connected.await(10, TimeUnit.SECONDS)).as("connected to ZooKeeper").isTrue();
+		return zk;
 	}
 
 	/** Writes {@code /config/sample} with ZooKeeper's own client, as zkCli.sh would. */

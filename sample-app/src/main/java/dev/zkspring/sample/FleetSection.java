@@ -1,0 +1,59 @@
+package dev.zkspring.sample;
+
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import org.springframework.web.util.HtmlUtils;
+
+/** The status page's fleet table (from every instance's fleet node) and its timeline. */
+final class FleetSection {
+
+	private FleetSection() {
+	}
+
+	@SuppressWarnings("unchecked")
+	static void append(StringBuilder html, List<Map<String, Object>> fleet, List<Map<String, Object>> jobRuns,
+			String self, boolean connected, long now) {
+		html.append("<h2>Fleet (<a href=\"/actuator/zookeeper/fleet\">/actuator/zookeeper/fleet</a>)</h2>");
+		html.append("<table id=\"fleet\"><tr><th>instance</th><th>connected</th><th>leads</th><th>epoch</th>")
+			.append("<th>configuration from</th><th>configuration (applied / latest version, status)</th>")
+			.append("<th>keys held</th></tr>");
+		for (Map<String, Object> instance : fleet) {
+			String id = String.valueOf(instance.get("id"));
+			boolean stale = Boolean.TRUE.equals(instance.get("stale"));
+			String live = id.equals(self) ? (connected ? "yes" : "no")
+					: stale ? "unknown (this instance is not connected)" : "yes (its session is live)";
+			boolean leads = Boolean.TRUE.equals(instance.get("leader"));
+			StringJoiner config = new StringJoiner("<br>");
+			for (Map<String, Object> context : (List<Map<String, Object>>) instance.getOrDefault("config", List.of())) {
+				String status = String.valueOf(context.get("status"));
+				config.add(escape(context.get("znode")) + " v" + escape(context.get("appliedVersion")) + " / v"
+						+ escape(context.get("latestVersion")) + " <span class=\"" + status.toLowerCase() + "\">" + status
+						+ "</span>" + ((context.get("reason") != null) ? ": " + escape(context.get("reason")) : ""));
+			}
+			StringJoiner keys = new StringJoiner(", ");
+			for (Map<String, Object> lock : (List<Map<String, Object>>) instance.getOrDefault("locks", List.of())) {
+				keys.add(escape(lock.get("key")));
+			}
+			html.append("<tr class=\"instance\" data-instance=\"").append(escape(id)).append("\"><td>").append(escape(id))
+				.append(id.equals(self) ? " (this one)" : "").append("</td><td class=\"")
+				.append(live.startsWith("yes") ? "yes" : "no").append("\">").append(live).append("</td><td class=\"")
+				.append(leads ? "yes" : "").append("\">").append(leads ? "yes" : "no").append("</td><td>")
+				.append(escape(instance.getOrDefault("epoch", ""))).append("</td><td>")
+				.append(escape(instance.getOrDefault("configSource", ""))).append("</td><td>").append(config)
+				.append("</td><td>").append(keys).append("</td></tr>");
+		}
+		if (fleet.isEmpty()) {
+			html.append("<tr><td colspan=\"7\">no fleet node readable yet</td></tr>");
+		}
+		html.append("</table>");
+		html.append("<h2>The last three minutes</h2>");
+		html.append(FleetTimeline.svg(fleet, jobRuns, self, now));
+	}
+
+	private static String escape(Object value) {
+		return HtmlUtils.htmlEscape(String.valueOf(value));
+	}
+
+}

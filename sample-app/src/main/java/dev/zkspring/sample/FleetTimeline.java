@@ -1,0 +1,146 @@
+package dev.zkspring.sample;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.web.util.HtmlUtils;
+
+/**
+ * Draws the last few minutes of the fleet as inline SVG, one lane per instance: leadership periods
+ * and lock holds (from each instance's fleet node) and job runs (from the shared database), so a person
+ * sees handovers and the absence of overlap at a glance. Plain SVG, no script, nothing fetched.
+ */
+final class FleetTimeline {
+
+	static final long WINDOW_MILLIS = 3 * 60_000;
+
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+	private static final int LABEL = 230;
+
+	private static final int PLOT = 760;
+
+	private static final int LANE = 50;
+
+	private static final int TOP = 24;
+
+	private FleetTimeline() {
+	}
+
+	/**
+	 * @param instances the fleet nodes' contents
+	 * @param jobRuns job runs (INSTANCE, STARTED_AT, ENDED_AT) of the window
+	 * @param self this instance's id, drawn even when its node cannot be read
+	 * @param now the window's end
+	 */
+	static String svg(List<Map<String, Object>> instances, List<Map<String, Object>> jobRuns, String self, long now) {
+		long from = now - WINDOW_MILLIS;
+		Set<String> lanes = new LinkedHashSet<>();
+		instances.forEach((instance) -> lanes.add(String.valueOf(instance.get("id"))));
+		lanes.add(self);
+		jobRuns.forEach((run) -> lanes.add(String.valueOf(run.get("INSTANCE"))));
+		List<String> ids = new ArrayList<>(lanes);
+		int height = TOP + ids.size() * LANE + 30;
+		StringBuilder svg = new StringBuilder();
+		svg.append("<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(LABEL + PLOT + 10)
+			.append("\" height=\"").append(height).append("\" font-family=\"sans-serif\" font-size=\"11\">");
+		for (int tick = 0; tick <= 6; tick++) {
+			double x = LABEL + tick * PLOT / 6.0;
+			long seconds = (6 - tick) * 30L;
+			svg.append("<line x1=\"").append(x).append("\" y1=\"").append(TOP - 4).append("\" x2=\"").append(x)
+				.append("\" y2=\"").append(height - 24).append("\" stroke=\"#ddd\"/>");
+			svg.append("<text x=\"").append(x).append("\" y=\"").append(TOP - 8).append("\" text-anchor=\"middle\">")
+				.append((seconds == 0) ? "now" : "-" + (seconds / 60) + ":" + String.format("%02d", seconds % 60))
+				.append("</text>");
+		}
+		for (int i = 0; i < ids.size(); i++) {
+			String id = ids.get(i);
+			int y = TOP + i * LANE;
+			Map<String, Object> node = instances.stream().filter((instance) -> id.equals(instance.get("id"))).findFirst()
+				.orElse(Map.of());
+			svg.append("<g class=\"lane\" data-instance=\"").append(escape(id)).append("\">");
+			svg.append("<rect x=\"0\" y=\"").append(y).append("\" width=\"").append(LABEL + PLOT).append("\" height=\"")
+				.append(LANE - 4).append("\" fill=\"").append((i % 2 == 0) ? "#f7f7f7" : "#fff").append("\"/>");
+			svg.append("<text x=\"4\" y=\"").append(y + 18).append("\">").append(escape(id))
+				.append(id.equals(self) ? " (this one)" : "").append("</text>");
+			svg.append("<text x=\"4\" y=\"").append(y + 34).append("\" fill=\"#888\">")
+				.append(node.isEmpty() ? "no fleet node: stopped or session gone" : "leads / job / locks").append("</text>");
+			for (Map<String, Object> period : periods(node, "leader", now)) {
+				bar(svg, "leader", "#2a8f4a", y + 4, period, from, now);
+			}
+			for (Map<String, Object> run : jobRuns) {
+				if (id.equals(run.get("INSTANCE"))) {
+					Object end = run.get("ENDED_AT");
+					bar(svg, "job", "#2f6fd0", y + 18, Map.of("label", "job run", "start", run.get("STARTED_AT"), "end",
+							(end != null) ? end : now), from, now);
+				}
+			}
+			for (Map<String, Object> period : periods(node, "lock", now)) {
+				bar(svg, "lock", "#e08a1e", y + 32, period, from, now);
+			}
+			svg.append("</g>");
+		}
+		int legend = height - 10;
+		legend(svg, LABEL, legend, "#2a8f4a", "leads");
+		legend(svg, LABEL + 90, legend, "#2f6fd0", "job run");
+		legend(svg, LABEL + 180, legend, "#e08a1e", "lock held");
+		return svg.append("</svg>").toString();
+	}
+
+	/** Closed periods of a kind from the node's recent history, and the open one (leading, holding) up to now. */
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> periods(Map<String, Object> node, String kind, long now) {
+		List<Map<String, Object>> periods = new ArrayList<>();
+		for (Map<String, Object> period : (List<Map<String, Object>>) node.getOrDefault("recent", List.of())) {
+			if (kind.equals(period.get("kind"))) {
+				periods.add(period);
+			}
+		}
+		if (kind.equals("leader")) {
+			for (Map<String, Object> group : (List<Map<String, Object>>) node.getOrDefault("leadership", List.of())) {
+				if (Boolean.TRUE.equals(group.get("leader")) && group.get("since") != null) {
+					periods.add(Map.of("label", "leads, epoch " + group.get("epoch"), "start", group.get("since"), "end", now));
+				}
+			}
+		}
+		else {
+			for (Map<String, Object> lock : (List<Map<String, Object>>) node.getOrDefault("locks", List.of())) {
+				periods.add(Map.of("label", "holds " + lock.get("key"), "start", lock.get("since"), "end", now));
+			}
+		}
+		return periods;
+	}
+
+	private static void bar(StringBuilder svg, String kind, String color, int y, Map<String, Object> period, long from,
+			long now) {
+		long start = ((Number) period.get("start")).longValue();
+		long end = ((Number) period.get("end")).longValue();
+		if (end < from || start > now) {
+			return;
+		}
+		double x1 = LABEL + (Math.max(start, from) - from) * (double) PLOT / WINDOW_MILLIS;
+		double x2 = LABEL + (Math.min(end, now) - from) * (double) PLOT / WINDOW_MILLIS;
+		svg.append("<rect class=\"").append(kind).append("\" x=\"").append(String.format("%.1f", x1)).append("\" y=\"")
+			.append(y).append("\" width=\"").append(String.format("%.1f", Math.max(1.5, x2 - x1)))
+			.append("\" height=\"11\" fill=\"").append(color).append("\"><title>")
+			.append(escape(period.get("label"))).append(": ").append(TIME.format(Instant.ofEpochMilli(start))).append(" to ")
+			.append(TIME.format(Instant.ofEpochMilli(end))).append(" UTC</title></rect>");
+	}
+
+	private static void legend(StringBuilder svg, int x, int y, String color, String label) {
+		svg.append("<rect x=\"").append(x).append("\" y=\"").append(y - 9).append("\" width=\"12\" height=\"10\" fill=\"")
+			.append(color).append("\"/><text x=\"").append(x + 16).append("\" y=\"").append(y).append("\">").append(label)
+			.append("</text>");
+	}
+
+	private static String escape(Object value) {
+		return HtmlUtils.htmlEscape(String.valueOf(value));
+	}
+
+}

@@ -1,0 +1,122 @@
+package dev.zkspring.fleet;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.env.CompositePropertySource;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+
+import dev.zkspring.config.ZkConfigInitializer;
+import dev.zkspring.config.ZkConfigRejectedEvent;
+import dev.zkspring.config.ZnodePropertySource;
+
+/**
+ * Per config context znode: the version in force (from the Environment), the newest version in
+ * ZooKeeper (read with a watch, so a write no event reports still wakes the publisher) and the last
+ * refusal (znode, version, reason naming keys; never a value).
+ */
+final class ConfigState {
+
+	static final String CURRENT = "CURRENT";
+
+	static final String REFUSED = "REFUSED";
+
+	static final String PENDING = "PENDING";
+
+	private final ConfigurableEnvironment environment;
+
+	private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
+
+	ConfigState(ConfigurableEnvironment environment) {
+		this.environment = environment;
+	}
+
+	void refused(ZkConfigRejectedEvent event) {
+		String reason = event.getReason();
+		String key = event.getKey();
+		if (key != null && !reason.contains(key)) {
+			reason = reason + " (key '" + key + "')";
+		}
+		this.refusals.put(event.getZnode(), new Refusal(event.getVersion(), reason));
+	}
+
+	/**
+	 * Describe every context, asking ZooKeeper for each one's newest version.
+	 * @param client a connected client
+	 * @param watcher told when a context node changes next
+	 */
+	List<Map<String, Object>> describe(CuratorFramework client, CuratorWatcher watcher) throws Exception {
+		List<Map<String, Object>> described = new ArrayList<>();
+		for (ZnodePropertySource context : contexts()) {
+			Stat stat = client.checkExists().usingWatcher(watcher).forPath(context.getZnode());
+			int latest = (stat != null) ? stat.getVersion() : -1;
+			int applied = context.getVersion();
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("znode", context.getZnode());
+			details.put("appliedVersion", applied);
+			details.put("latestVersion", latest);
+			Refusal refusal = this.refusals.get(context.getZnode());
+			if (applied == latest) {
+				details.put("status", CURRENT);
+			}
+			else if (refusal != null && refusal.version() == latest) {
+				details.put("status", REFUSED);
+				details.put("reason", refusal.reason());
+			}
+			else {
+				details.put("status", PENDING);
+			}
+			described.add(details);
+		}
+		// a context refused before it was ever accepted is not in the Environment: it is listed all the same
+		Set<String> listed = described.stream().map((context) -> (String) context.get("znode")).collect(Collectors.toSet());
+		for (Map.Entry<String, Refusal> refused : this.refusals.entrySet()) {
+			if (!listed.contains(refused.getKey())) {
+				Stat stat = client.checkExists().usingWatcher(watcher).forPath(refused.getKey());
+				if (stat != null && stat.getVersion() == refused.getValue().version()) {
+					Map<String, Object> details = new LinkedHashMap<>();
+					details.put("znode", refused.getKey());
+					details.put("appliedVersion", -1);
+					details.put("latestVersion", stat.getVersion());
+					details.put("status", REFUSED);
+					details.put("reason", refused.getValue().reason());
+					described.add(details);
+				}
+			}
+		}
+		return described;
+	}
+
+	/** The config center's context sources in force, the highest precedence first. */
+	private List<ZnodePropertySource> contexts() {
+		PropertySource<?> zk = this.environment.getPropertySources().get(ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+		List<ZnodePropertySource> contexts = new ArrayList<>();
+		if (zk instanceof CompositePropertySource composite) {
+			for (PropertySource<?> source : composite.getPropertySources()) {
+				if (source instanceof ZnodePropertySource znode) {
+					contexts.add(znode);
+				}
+			}
+		}
+		return contexts;
+	}
+
+	static boolean settled(List<Map<String, Object>> config) {
+		return config.stream().noneMatch((context) -> PENDING.equals(context.get("status")));
+	}
+
+	private record Refusal(int version, @Nullable String reason) {
+	}
+
+}

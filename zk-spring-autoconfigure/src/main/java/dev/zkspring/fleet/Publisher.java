@@ -1,0 +1,155 @@
+package dev.zkspring.fleet;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.WatchedEvent;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes this instance's node on one thread. Requests made while a write is queued are coalesced into
+ * it, so a burst of lock calls costs one write. A document that is not settled yet (a context whose
+ * newest version is neither applied nor refused, or a configuration still from the snapshot) is looked
+ * at again a few times, because the config center applies a write that changes no value without an event.
+ */
+final class Publisher implements CuratorWatcher {
+
+	private static final Log logger = LogFactory.getLog(ZkFleet.class);
+
+	private static final long RECHECK_MILLIS = 500;
+
+	private static final int RECHECKS = 20;
+
+	private final CuratorFramework client;
+
+	private final DocumentSource source;
+
+	private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor((task) -> {
+		Thread thread = new Thread(task, "zk-fleet-publisher");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final AtomicBoolean queued = new AtomicBoolean();
+
+	private final AtomicInteger rechecksLeft = new AtomicInteger();
+
+	private volatile @Nullable FleetNode node;
+
+	private volatile boolean running;
+
+	private @Nullable String lastFailure;
+
+	Publisher(CuratorFramework client, DocumentSource source) {
+		this.client = client;
+		this.source = source;
+	}
+
+	void start(FleetNode node) {
+		this.node = node;
+		this.running = true;
+		request();
+	}
+
+	boolean isRunning() {
+		return this.running;
+	}
+
+	/** Write the node again soon, with whatever the state is then. */
+	void request() {
+		this.rechecksLeft.set(RECHECKS);
+		queue();
+	}
+
+	@Override
+	public void process(WatchedEvent event) {
+		// a context node changed (or its watch ended with the session): look at it again
+		request();
+	}
+
+	private void queue() {
+		if (this.running && this.queued.compareAndSet(false, true)) {
+			try {
+				this.thread.execute(this::write);
+			}
+			catch (RuntimeException ex) {
+				this.queued.set(false);
+			}
+		}
+	}
+
+	private void write() {
+		this.queued.set(false);
+		FleetNode node = this.node;
+		if (!this.running || node == null || !this.client.getZookeeperClient().isConnected()) {
+			// a reconnection requests a write
+			return;
+		}
+		try {
+			Document document = this.source.document();
+			node.write(document.data());
+			this.lastFailure = null;
+			if (!document.settled() && this.rechecksLeft.decrementAndGet() >= 0) {
+				this.thread.schedule(this::queue, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
+			}
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			String failure = ex.getClass().getName();
+			if (!failure.equals(this.lastFailure)) {
+				// once per kind of failure, not once per attempt
+				logger.warn("Could not publish this instance's fleet node " + node.path() + " (" + failure
+						+ "); it is written again on the next change or reconnection");
+				this.lastFailure = failure;
+			}
+		}
+	}
+
+	/** Delete the node, waiting a little for it, and stop writing. */
+	void stop() {
+		this.running = false;
+		FleetNode node = this.node;
+		try {
+			if (node != null && !this.thread.isShutdown()) {
+				this.thread.submit(() -> {
+					if (this.client.getZookeeperClient().isConnected()) {
+						node.delete();
+					}
+					return null;
+				}).get(5, TimeUnit.SECONDS);
+			}
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+			logger.debug("Could not delete the fleet node " + node.path() + "; it goes with the session", ex);
+		}
+		finally {
+			this.thread.shutdownNow();
+		}
+	}
+
+	/** Builds the node's content; called on the publisher's thread while connected. */
+	@FunctionalInterface
+	interface DocumentSource {
+
+		Document document() throws Exception;
+
+	}
+
+	/** A node's content and whether it needs looking at again. */
+	record Document(byte[] data, boolean settled) {
+	}
+
+}

@@ -1,0 +1,237 @@
+package dev.zkspring.fleet;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.config.ZkConfigInitializer;
+import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The fleet view with three applications on one real server: what each applied, refused, leads and holds. */
+class ZkFleetIntegrationTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static final String ZNODE = "/config/orders";
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		write(ZNODE, "{\"shop\":{\"limit\":5,\"greeting\":\"v0\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		for (String path : List.of("/config", "/fleet")) {
+			if (this.writer.checkExists().forPath(path) != null) {
+				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
+			}
+		}
+	}
+
+	@Test
+	void afterAChangeEveryInstanceIsCurrentAtTheNewVersion() {
+		threeApps((one, two, three) -> {
+			await().atMost(WAIT).until(() -> fleet(one).size() == 3);
+			assertThat(configOf(fleet(one))).allSatisfy((context) -> assertThat(context)
+				.containsEntry("appliedVersion", 0).containsEntry("status", "CURRENT"));
+			write(ZNODE, "{\"shop\":{\"limit\":6,\"greeting\":\"v1\"}}");
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(two))).hasSize(3)
+				.allSatisfy((context) -> assertThat(context).containsEntry("znode", ZNODE)
+					.containsEntry("appliedVersion", 1)
+					.containsEntry("latestVersion", 1)
+					.containsEntry("status", "CURRENT")));
+		});
+	}
+
+	@Test
+	void aWriteThatChangesNoValueStillEndsCurrentAtItsVersion() {
+		threeApps((one, two, three) -> {
+			await().atMost(WAIT).until(() -> fleet(one).size() == 3);
+			// the config center applies this without an event: only the node's watch tells the fleet view
+			write(ZNODE, "{\"shop\":{\"greeting\":\"v0\",\"limit\":5}}");
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).hasSize(3)
+				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 1)
+					.containsEntry("status", "CURRENT")));
+		});
+	}
+
+	@Test
+	void anUnconvertibleChangeIsRefusedEverywhereWithTheKeyAndWithoutTheValue() {
+		threeApps((one, two, three) -> {
+			await().atMost(WAIT).until(() -> fleet(one).size() == 3);
+			write(ZNODE, "{\"shop\":{\"limit\":\"secret-not-a-number\",\"greeting\":\"v0\"}}");
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(three))).hasSize(3)
+				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 0)
+					.containsEntry("latestVersion", 1)
+					.containsEntry("status", "REFUSED")
+					.hasEntrySatisfying("reason", (reason) -> assertThat((String) reason).contains("shop.limit"))));
+			assertThat(fleet(one).toString()).doesNotContain("secret-not-a-number");
+			for (String child : this.writer.getChildren().forPath("/fleet/orders")) {
+				assertThat(new String(this.writer.getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
+					.doesNotContain("secret-not-a-number");
+			}
+		});
+	}
+
+	@Test
+	void aStoppedInstanceDisappearsAndTheOthersSeeWhoLeadsAndWhatIsHeld() {
+		runner("node-1").run((one) -> {
+			runner("node-2").run((two) -> {
+				await().atMost(WAIT).until(() -> fleet(one).size() == 2);
+				await().atMost(WAIT).until(() -> fleet(two).stream().filter((i) -> Boolean.TRUE.equals(i.get("leader"))).count() == 1);
+				Map<String, Object> leader = fleet(two).stream().filter((i) -> Boolean.TRUE.equals(i.get("leader"))).findFirst().orElseThrow();
+				assertThat(((Number) leader.get("epoch")).longValue()).isPositive();
+				two.getBean(ZkLockTemplate.class).execute("order-7", Duration.ofSeconds(5), () -> {
+					await().atMost(WAIT).untilAsserted(() -> assertThat(instance(one, "node-2").get("locks"))
+						.asString().contains("order-7"));
+					return null;
+				});
+				await().atMost(WAIT).untilAsserted(() -> assertThat(instance(one, "node-2").get("locks")).asList().isEmpty());
+				assertThat(instance(one, "node-2").get("recent")).asString().contains("kind=lock");
+			});
+			await().atMost(WAIT).untilAsserted(() -> assertThat(fleet(one)).extracting((i) -> i.get("id"))
+				.containsExactly("node-1"));
+		});
+	}
+
+	@Test
+	void anExpiredSessionPublishesTheNodeAgainUnderTheNewSession() throws Exception {
+		// no leader election and no context node to watch: only the reconnection itself may write the node again
+		this.writer.delete().forPath(ZNODE);
+		runner("node-1").withPropertyValues("zk.leader.enabled=false", "shop.limit=1", "shop.greeting=file")
+			.run((one) -> {
+			CuratorFramework client = one.getBean(CuratorFramework.class);
+			await().atMost(WAIT).until(() -> this.writer.checkExists().forPath("/fleet/orders/node-1") != null);
+			long before = this.writer.checkExists().forPath("/fleet/orders/node-1").getEphemeralOwner();
+			ZooKeeperExtension.expireSession(client);
+			await().atMost(WAIT).untilAsserted(() -> {
+				Stat stat = this.writer.checkExists().forPath("/fleet/orders/node-1");
+				long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+				assertThat(stat).isNotNull();
+				assertThat(stat.getEphemeralOwner()).isNotEqualTo(before).isEqualTo(session);
+			});
+			assertThat(fleet(one)).extracting((i) -> i.get("id")).containsExactly("node-1");
+		});
+	}
+
+	@Test
+	void whileDisconnectedTheFleetAnswersAtOnceWithTheLastListMarkedStale() {
+		runner("node-1").run((one) -> {
+			await().atMost(WAIT).until(() -> fleet(one).size() == 1);
+			CuratorFramework client = one.getBean(CuratorFramework.class);
+			zk.stopServer();
+			try {
+				await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+				long start = System.nanoTime();
+				List<Map<String, Object>> stale = fleet(one);
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+				assertThat(stale).singleElement()
+					.satisfies((instance) -> assertThat(instance).containsEntry("id", "node-1").containsEntry("stale", true));
+			}
+			finally {
+				zk.restartServer();
+			}
+			await().atMost(WAIT).untilAsserted(() -> assertThat(fleet(one)).singleElement()
+				.satisfies((instance) -> assertThat(instance).doesNotContainKey("stale")));
+		});
+	}
+
+	private void threeApps(TriConsumer apps) {
+		runner("node-1").run((one) -> runner("node-2").run((two) -> runner("node-3").run((three) -> {
+			apps.accept(one, two, three);
+		})));
+	}
+
+	private ApplicationContextRunner runner(String id) {
+		return new ApplicationContextRunner()
+			.withInitializer((context) -> context.getBeanFactory()
+				.setConversionService(ApplicationConversionService.getSharedInstance()))
+			.withInitializer(new ZkConfigInitializer())
+			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
+					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class))
+			.withBean(Shop.class)
+			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots.resolve(id),
+					"spring.application.name=orders", "zk.leader.id=" + id, "zk.session-timeout=10s");
+	}
+
+	private static List<Map<String, Object>> fleet(AssertableApplicationContext context) {
+		return context.getBean(ZkFleet.class).instances();
+	}
+
+	private static Map<String, Object> instance(AssertableApplicationContext context, String id) {
+		return fleet(context).stream().filter((i) -> id.equals(i.get("id"))).findFirst().orElseThrow();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> configOf(List<Map<String, Object>> instances) {
+		return instances.stream().flatMap((i) -> ((List<Map<String, Object>>) i.get("config")).stream()).toList();
+	}
+
+	private void write(String path, String json) throws Exception {
+		byte[] data = json.getBytes(StandardCharsets.UTF_8);
+		if (this.writer.checkExists().forPath(path) == null) {
+			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
+		}
+		else {
+			this.writer.setData().forPath(path, data);
+		}
+	}
+
+	@FunctionalInterface
+	interface TriConsumer {
+
+		void accept(AssertableApplicationContext one, AssertableApplicationContext two,
+				AssertableApplicationContext three) throws Exception;
+
+	}
+
+	@RefreshScope
+	static class Shop {
+
+		@Value("${shop.limit}")
+		int limit;
+
+		@Value("${shop.greeting}")
+		String greeting;
+
+	}
+
+
+}
