@@ -16,6 +16,13 @@ class LockHooks {
 	void admitting(String key) {
 	}
 
+	/**
+	 * A holder left the key (its node kept for a local waiter or given up) but still holds the key's local
+	 * lock, so no local waiter has moved yet.
+	 */
+	void left(String key) {
+	}
+
 	/** A holder just let go of the key's local lock, so a queued local thread may take it next. */
 	void localLockReleased(String key) {
 	}
