@@ -62,14 +62,16 @@ class LockHandoffDoubtTests {
 			LockFailoverTests.Holder holder = LockFailoverTests.Holder.start(jvm, "changed");
 			long holderToken = holder.context.getFencingToken();
 			AtomicLong waiterToken = new AtomicLong();
-			AtomicLong nodeOwner = new AtomicLong();
-			AtomicLong sessionInside = new AtomicLong();
+			AtomicLong nodeOwner = new AtomicLong(-1);
+			AtomicLong sessionInside = new AtomicLong(-2);
+			AtomicBoolean bodyDone = new AtomicBoolean();
 			Thread waiter = new Thread(() -> jvm.template.execute("changed", Duration.ofSeconds(15), () -> {
 				waiterToken.set(ZkLockContext.current().getFencingToken());
 				sessionInside.set(client.getZookeeperClient().getZooKeeper().getSessionId());
 				List<String> nodes = client.getChildren().forPath("/locks/changed");
 				Stat stat = (nodes.size() == 1) ? client.checkExists().forPath("/locks/changed/" + nodes.get(0)) : null;
 				nodeOwner.set((stat != null) ? stat.getEphemeralOwner() : -1);
+				bodyDone.set(true);
 				return null;
 			}));
 			waiter.start();
@@ -78,6 +80,7 @@ class LockHandoffDoubtTests {
 			waiter.join(20_000);
 			assertThat(waiter.isAlive()).as("waiter still inside or waiting past its wait").isFalse();
 			assertThat(expired).isTrue();
+			assertThat(bodyDone).as("the waiter ran its body to the end (its token and node were its own)").isTrue();
 			assertThat(nodeOwner.get()).as("owner of the one node while the waiter was inside")
 				.isEqualTo(sessionInside.get());
 			assertThat(waiterToken.get()).isGreaterThan(holderToken);
