@@ -21,7 +21,9 @@ import dev.zkspring.client.SessionLease;
 /**
  * The ZooKeeper requests of this JVM for one key. Called <em>without</em> the key's lock (one thread
  * at a time for the requests that change the queue, see {@link KeyLock}), so no request ever delays a
- * thread that only wants to know whether it may enter.
+ * thread that only wants to know whether it may enter. A session's requests run in the order they were
+ * sent, so an acquire sends the create and the read of the children back to back (one round trip when
+ * uncontended), and a release only sends the delete.
  * <p>
  * Fencing: a turn's first token is the key node's pzxid seen by the read that confirmed the turn. It is
  * at least the zxid of the deletion that ended the previous turn (of any JVM), so it is larger than
