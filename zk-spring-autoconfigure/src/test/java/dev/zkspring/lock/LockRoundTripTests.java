@@ -134,6 +134,8 @@ class LockRoundTripTests {
 					seenAfterRelease.addAll(client.getChildren().forPath("/locks/ordered"));
 					RoundTrips trips = RoundTrips.of(client);
 					jvm.template.execute("ordered", Duration.ofSeconds(5), () -> "again");
+					// the create's reply is traced on ZooKeeper's event thread, maybe after the acquire returned
+					await().atMost(Duration.ofSeconds(5)).until(() -> trips.operations().contains(CREATE));
 					nextAcquire.addAll(trips.operations());
 				}
 				catch (Exception ex) {
