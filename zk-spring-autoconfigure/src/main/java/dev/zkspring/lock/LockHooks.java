@@ -23,6 +23,13 @@ class LockHooks {
 	void left(String key) {
 	}
 
+	/**
+	 * The JVM's node of the key is about to be deleted (in the background); local state says the key is
+	 * free already, and no thread of this JVM sends a request on the key before the delete is sent.
+	 */
+	void deleting(String key) {
+	}
+
 	/** A holder just let go of the key's local lock, so a queued local thread may take it next. */
 	void localLockReleased(String key) {
 	}
