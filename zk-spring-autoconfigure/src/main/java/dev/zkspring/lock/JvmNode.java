@@ -1,6 +1,8 @@
 package dev.zkspring.lock;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -19,7 +21,9 @@ import dev.zkspring.client.SessionLease;
 /**
  * The ZooKeeper requests of this JVM for one key. Called <em>without</em> the key's lock (one thread
  * at a time for the requests that change the queue, see {@link KeyLock}), so no request ever delays a
- * thread that only wants to know whether it may enter.
+ * thread that only wants to know whether it may enter. A session's requests run in the order they were
+ * sent, so an acquire sends the create and the read of the children back to back (one round trip when
+ * uncontended), and a release only sends the delete.
  * <p>
  * Fencing: a turn's first token is the key node's pzxid seen by the read that confirmed the turn. It is
  * at least the zxid of the deletion that ended the previous turn (of any JVM), so it is larger than
@@ -66,20 +70,49 @@ final class JvmNode {
 		return children != null && LockNodes.anyConflicting(children, ZKPaths.getNodeFromPath(ours), shared);
 	}
 
-	String create(boolean shared) {
+	/**
+	 * Create our node and read the key's children right behind it, without waiting in between: a
+	 * session's requests run in the order they were sent, so the read sees the node, and an uncontended
+	 * acquire costs one round trip. The read also confirms the turn when our node heads the queue.
+	 * @return our node, with its turn when the read confirmed one
+	 */
+	Created createAndConfirm(boolean shared) {
 		String attempt = this.registry.nextAttempt();
+		long epoch = this.registry.epoch();
+		CompletableFuture<String> created = new CompletableFuture<>();
 		try {
-			return LockNodes.create(this.client, this.path, attempt, shared);
+			LockNodes.createInBackground(this.client, this.path, attempt, shared, created);
 		}
 		catch (Exception ex) {
-			try {
-				LockNodes.deleteAttemptInBackground(this.client, this.path, attempt);
-			}
-			catch (Exception cleanup) {
-				logger.debug("Could not look for nodes left by a failed create under " + this.path + ": " + cleanup);
-			}
-			throw (ex instanceof RuntimeException runtime) ? runtime : this.registry.unavailable(this.key, ex);
+			throw failedCreate(attempt, ex);
 		}
+		SessionLease.Stamp stamp = this.lease.beforeRequest();
+		Stat stat = new Stat();
+		List<String> children = null;
+		try {
+			children = LockNodes.children(this.client, this.path, stat, this.childrenWatch);
+			this.lease.replied(stamp);
+		}
+		catch (Exception ex) {
+			logger.debug("Reading " + this.path + " behind the create failed; waiting for the create: " + ex);
+		}
+		String name = (children != null) ? LockNodes.ofAttempt(children, attempt) : null;
+		if (name == null) {
+			// the key node was missing (the create makes it first) or the read failed: learn the create's outcome
+			return new Created(awaitCreated(created, attempt), null);
+		}
+		String node = ZKPaths.makePath(this.path, name);
+		try {
+			return new Created(node, confirm(node, name, shared, children, stat, stamp, epoch));
+		}
+		catch (RuntimeException ex) {
+			deleteInBackground(node);
+			throw ex;
+		}
+	}
+
+	/** Our node, and its turn when the read behind the create confirmed one. */
+	record Created(String node, @Nullable Turn turn) {
 	}
 
 	/**
@@ -99,15 +132,11 @@ final class JvmNode {
 				if (children == null || !children.contains(name)) {
 					return null;
 				}
-				call(() -> {
-					LockNodes.deleteStrays(this.client, this.path, children, this.registry.jvmPrefix, name);
-					return null;
-				});
-				String blocker = LockNodes.blocker(children, name, shared);
-				if (blocker == null) {
-					this.registry.hooks.confirmed(this.key);
-					return new Turn(node, shared, stamp.session(), epoch, stat.getPzxid(), this.registry);
+				Turn turn = confirm(node, name, shared, children, stat, stamp, epoch);
+				if (turn != null) {
+					return turn;
 				}
+				String blocker = LockNodes.blocker(children, name, shared);
 				if (tryOnce) {
 					return Turn.BUSY;
 				}
@@ -171,15 +200,56 @@ final class JvmNode {
 		}
 	}
 
-	void delete(@Nullable String node) {
-		if (node != null) {
-			try {
-				LockNodes.delete(this.client, node);
-			}
-			catch (Exception ex) {
-				logger.debug("Lock node " + node + " will be deleted in the background: " + ex);
-			}
+	/**
+	 * Send the delete of our node and return at once; it reaches ZooKeeper before any later request of
+	 * this session. A failed delete is retried by Curator (guaranteed), or goes with the session.
+	 */
+	void deleteInBackground(String node) {
+		try {
+			LockNodes.deleteInBackground(this.client, node);
 		}
+		catch (Exception ex) {
+			logger.debug("Lock node " + node + " is left to its session: " + ex);
+		}
+	}
+
+	/** After reading the children: delete our strays, and make a turn when our node heads the queue. */
+	private @Nullable Turn confirm(String node, String name, boolean shared, List<String> children, Stat stat,
+			SessionLease.Stamp stamp, long epoch) {
+		call(() -> {
+			LockNodes.deleteStrays(this.client, this.path, children, this.registry.jvmPrefix, name);
+			return null;
+		});
+		if (LockNodes.blocker(children, name, shared) != null) {
+			return null;
+		}
+		this.registry.hooks.confirmed(this.key);
+		return new Turn(node, shared, stamp.session(), epoch, stat.getPzxid(), this.registry);
+	}
+
+	private String awaitCreated(CompletableFuture<String> created, String attempt) {
+		try {
+			return ZKPaths.makePath(this.path, ZKPaths.getNodeFromPath(created.get()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			// the node may still come: delete it when it does
+			created.thenAccept(this::deleteInBackground);
+			throw new ZkLockInterruptedException(this.key, ex);
+		}
+		catch (ExecutionException ex) {
+			throw failedCreate(attempt, (ex.getCause() instanceof Exception cause) ? cause : ex);
+		}
+	}
+
+	private RuntimeException failedCreate(String attempt, Exception ex) {
+		try {
+			LockNodes.deleteAttemptInBackground(this.client, this.path, attempt);
+		}
+		catch (Exception cleanup) {
+			logger.debug("Could not look for nodes left by a failed create under " + this.path + ": " + cleanup);
+		}
+		return (ex instanceof RuntimeException runtime) ? runtime : this.registry.unavailable(this.key, ex);
 	}
 
 	private <T> T call(ZkCall<T> call) {

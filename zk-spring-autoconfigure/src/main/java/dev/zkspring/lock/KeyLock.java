@@ -138,8 +138,12 @@ final class KeyLock {
 						return null;
 					}
 					if (this.queued == null && this.turn == null && !this.io) {
-						this.queued = outside(() -> this.node.create(shared));
+						JvmNode.Created created = outside(() -> this.node.createAndConfirm(shared));
+						this.queued = created.node();
 						this.queuedShared = shared;
+						if (created.turn() != null) {
+							startTurn(created.turn());
+						}
 					}
 				}
 			}
@@ -161,11 +165,11 @@ final class KeyLock {
 				stale = endTurn();
 			}
 			this.changed.signalAll();
+			deleteOutside(stale);
 		}
 		finally {
 			this.lock.unlock();
 		}
-		this.node.delete(stale);
 	}
 
 	/** No thread of this JVM wants the key any more: give its node up. */
@@ -176,11 +180,11 @@ final class KeyLock {
 			if (this.active == 0 && !this.io) {
 				stale = endTurn();
 			}
+			deleteOutside(stale);
 		}
 		finally {
 			this.lock.unlock();
 		}
-		this.node.delete(stale);
 	}
 
 	long fencingToken(ZkLockContext context) {
@@ -262,11 +266,15 @@ final class KeyLock {
 			return null;
 		}
 		if (turn != Turn.BUSY && this.queued == queued) {
-			this.turn = turn;
-			this.draining = false;
-			this.handoffs = 0;
+			startTurn(turn);
 		}
 		return turn;
+	}
+
+	private void startTurn(Turn turn) {
+		this.turn = turn;
+		this.draining = false;
+		this.handoffs = 0;
 	}
 
 	/** Forget our node (the caller deletes it, outside the lock) and end the turn. */
@@ -280,13 +288,24 @@ final class KeyLock {
 		return stale;
 	}
 
+	/**
+	 * Send the delete of our node without the lock, and without waiting for it. Other threads of this
+	 * JVM wait ({@link #io}) until it is sent, so whatever they ask next reaches ZooKeeper after it.
+	 */
 	private void deleteOutside(@Nullable String stale) {
+		if (stale == null) {
+			return;
+		}
+		this.io = true;
 		this.lock.unlock();
 		try {
-			this.node.delete(stale);
+			this.registry.hooks.deleting(this.key);
+			this.node.deleteInBackground(stale);
 		}
 		finally {
 			this.lock.lock();
+			this.io = false;
+			this.changed.signalAll();
 		}
 	}
 

@@ -16,6 +16,20 @@ class LockHooks {
 	void admitting(String key) {
 	}
 
+	/**
+	 * A holder left the key (its node kept for a local waiter or given up) but still holds the key's local
+	 * lock, so no local waiter has moved yet.
+	 */
+	void left(String key) {
+	}
+
+	/**
+	 * The JVM's node of the key is about to be deleted (in the background); local state says the key is
+	 * free already, and no thread of this JVM sends a request on the key before the delete is sent.
+	 */
+	void deleting(String key) {
+	}
+
 	/** A holder just let go of the key's local lock, so a queued local thread may take it next. */
 	void localLockReleased(String key) {
 	}

@@ -2,6 +2,7 @@ package dev.zkspring.lock;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -16,7 +17,7 @@ import dev.zkspring.client.OwnedPaths;
 /**
  * The ZooKeeper side of a key: ephemeral sequential children of the key's container node, named
  * {@code ...X<seq>} for exclusive and {@code ...R<seq>} for shared holders, in the order of their
- * sequence numbers. Stateless; every method is one round trip.
+ * sequence numbers. Stateless; every method is at most one round trip, and the background ones wait for none.
  */
 final class LockNodes {
 
@@ -30,15 +31,37 @@ final class LockNodes {
 	}
 
 	/**
-	 * Create this JVM's node, with the container parents if they are missing. The name starts with a
-	 * prefix unique to this attempt, so nodes a failed or retried attempt may have left can be found.
+	 * Send the create of this JVM's node (with the container parents if they are missing) and return
+	 * without waiting; {@code created} completes with its path. The name starts with a prefix unique to
+	 * this attempt, so the node can be found among the children, and so can nodes a failed or retried
+	 * attempt may have left.
 	 */
-	static String create(CuratorFramework client, String path, String attempt, boolean shared) throws Exception {
+	static void createInBackground(CuratorFramework client, String path, String attempt, boolean shared,
+			CompletableFuture<String> created) throws Exception {
 		OwnedPaths.ensure(client, ZKPaths.getPathAndNode(path).getPath());
-		return client.create()
+		client.create()
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground((curator, event) -> {
+				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+				if (code == KeeperException.Code.OK) {
+					created.complete(event.getName());
+				}
+				else {
+					created.completeExceptionally(KeeperException.create(code, event.getPath()));
+				}
+			})
 			.forPath(path + "/" + attempt + (shared ? "R" : "X"), EMPTY);
+	}
+
+	/** The child an attempt created, or {@code null} when it is not (yet) there. */
+	static @Nullable String ofAttempt(List<String> children, String attempt) {
+		for (String child : children) {
+			if (child.startsWith(attempt)) {
+				return child;
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -127,22 +150,23 @@ final class LockNodes {
 		return stat.getMzxid();
 	}
 
-	/**
-	 * Delete our node. While connected the call waits for the answer, so the key is free for other JVMs
-	 * when a release returns; otherwise, and whenever the delete fails, Curator retries in the background
-	 * until the node is gone (or its session is).
-	 */
+	/** Delete a node of ours (a stray) and wait for the answer; gone already is fine. */
 	static void delete(CuratorFramework client, String node) throws Exception {
-		if (!client.getZookeeperClient().isConnected()) {
-			client.delete().guaranteed().inBackground().forPath(node);
-			return;
-		}
 		try {
 			client.delete().guaranteed().forPath(node);
 		}
 		catch (KeeperException.NoNodeException ex) {
 			// gone with its session already
 		}
+	}
+
+	/**
+	 * Send the delete of our node and return without waiting. The session sends its requests in order,
+	 * so every later request of this JVM comes after the delete; one that fails is retried by Curator
+	 * (guaranteed) in the background until the node is gone (or its session is).
+	 */
+	static void deleteInBackground(CuratorFramework client, String node) throws Exception {
+		client.delete().guaranteed().inBackground().forPath(node);
 	}
 
 	static boolean isExclusive(String child) {

@@ -120,6 +120,7 @@ final class LockRegistry implements ConnectionStateListener, SessionLease.Listen
 		KeyLock keyLock = context.keyLock;
 		try {
 			keyLock.leave(context, keyLock.refs > 1);
+			this.hooks.left(keyLock.key);
 		}
 		finally {
 			localLock(keyLock, context.getMode()).unlock();
