@@ -65,6 +65,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private final FireTimes fireTimes;
 
+	private final GroupReader groupReader;
+
 	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
 
 		@Override
@@ -159,6 +161,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.drainTimeout = drainTimeout;
 		this.takeoverDelay = takeoverDelay;
 		this.fireTimes = new FireTimes(client, latchPath);
+		this.groupReader = new GroupReader(client, latchPath);
 		this.announcer.addListener(this.calls);
 	}
 
@@ -227,30 +230,38 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 	}
 
-	/** The participant id of the group's leader as ZooKeeper sees it now, asked of the ensemble. */
+	/**
+	 * The participant id of the group's leader, asked of the ensemble; while the client is not connected
+	 * (or the read takes longer than a second) the last known leader, at once. See {@link #group()} to
+	 * tell the two apart.
+	 */
 	public Optional<String> leaderId() {
 		if (isLeader()) {
 			// this instance's confirmed leadership answers without a round trip
 			return Optional.of(participantId());
 		}
-		LatchSeat current = this.seat;
-		try {
-			return (current != null) ? current.leaderId() : Optional.empty();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the leader of " + this.latchPath, ex);
-		}
+		return group().leaderId();
 	}
 
-	/** The participant ids of the group in election order, the leader first, asked of the ensemble. */
+	/**
+	 * The participant ids of the group in election order, the leader first, asked of the ensemble; the
+	 * last known ones while the client is not connected. See {@link #group()} to tell the two apart.
+	 */
 	public List<String> participants() {
-		LatchSeat current = this.seat;
-		try {
-			return (current != null) ? current.participants() : List.of();
+		return group().participants();
+	}
+
+	/**
+	 * The group as read from the ensemble now, or, while the client is not connected or the read takes
+	 * longer than a second, the last known group marked as not current; never waits on the retry policy.
+	 */
+	public ElectionGroup group() {
+		ElectionGroup group = this.groupReader.read(this.seat);
+		if (isLeader() && !participantId().equals(group.leader())) {
+			// confirmed leadership on a valid lease is known without the ensemble
+			return new ElectionGroup(participantId(), group.participants(), group.asOf(), group.current());
 		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the participants of " + this.latchPath, ex);
-		}
+		return group;
 	}
 
 	/** How many scheduled firings the leader gate vetoed because this instance did not lead, since startup. */
