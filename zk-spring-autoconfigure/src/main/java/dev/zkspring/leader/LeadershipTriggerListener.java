@@ -36,7 +36,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
 		Date fireTime = context.getScheduledFireTime();
-		long epoch = (fireTime != null) ? this.election.startFiring(trigger.getKey().toString(), fireTime.getTime())
+		long epoch = (fireTime != null) ? this.election.startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
 				: this.election.epoch();
 		if (epoch == 0) {
 			this.election.firingVetoed();
@@ -55,6 +55,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 	@Override
 	public void triggerComplete(Trigger trigger, JobExecutionContext context,
 			CompletedExecutionInstruction instruction) {
+		this.election.inFlightJobs().completed(context);
 	}
 
 }

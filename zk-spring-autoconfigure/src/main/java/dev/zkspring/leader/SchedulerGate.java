@@ -54,6 +54,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		try {
 			if (!this.scheduler.isShutdown()) {
 				resumeAfterRecordedFireTimes();
+				recoverInterruptedJobs(event.getEpoch());
 				this.scheduler.start();
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
@@ -127,6 +128,17 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			}
 			logger.info("Trigger " + key + " resumes after " + new Date(last.getAsLong())
 					+ ", the last fire time a leader started");
+		}
+	}
+
+	/** Re-run once each execution of a recovery-requesting job whose leader ended during it. */
+	private void recoverInterruptedJobs(long epoch) {
+		try {
+			this.election.inFlightJobs().recover(this.scheduler, epoch);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not read the executions a previous leader left running in " + this.election.latchPath()
+					+ "; jobs requesting recovery are not re-run: " + ex);
 		}
 	}
 

@@ -14,10 +14,12 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
+import org.quartz.JobExecutionContext;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
@@ -66,6 +68,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final FireTimes fireTimes;
 
 	private final GroupReader groupReader;
+
+	private final InFlightJobs inFlight;
 
 	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
 
@@ -162,6 +166,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.takeoverDelay = takeoverDelay;
 		this.fireTimes = new FireTimes(client, latchPath);
 		this.groupReader = new GroupReader(client, latchPath);
+		this.inFlight = new InFlightJobs(client, latchPath);
 		this.announcer.addListener(this.calls);
 	}
 
@@ -539,16 +544,32 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	/**
 	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
-	 * time in ZooKeeper fenced by this leadership; 0 when this instance does not lead or the record failed.
+	 * time (and, for a job that requests recovery, the execution) in ZooKeeper fenced by this leadership;
+	 * 0 when this instance does not lead or the record failed.
 	 */
-	long startFiring(String trigger, long scheduledFireTimeMillis) {
+	long startFiring(String trigger, long scheduledFireTimeMillis, @Nullable JobExecutionContext context) {
 		Term current = this.term;
 		long epoch = epoch();
-		if (current == null || epoch != current.epoch()
-				|| !this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis)) {
+		if (current == null || epoch != current.epoch()) {
+			return 0;
+		}
+		List<CuratorOp> alsoCommit;
+		try {
+			alsoCommit = (context != null) ? this.inFlight.starting(epoch, context) : List.of();
+		}
+		catch (Exception ex) {
+			logger.warn("Could not prepare the in-flight record of " + trigger + "; the firing does not start: " + ex);
+			return 0;
+		}
+		if (!this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis, alsoCommit)) {
 			return 0;
 		}
 		return (epoch() == epoch) ? epoch : 0;
+	}
+
+	/** The executions of jobs requesting recovery, recorded while they run. */
+	InFlightJobs inFlightJobs() {
+		return this.inFlight;
 	}
 
 	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
