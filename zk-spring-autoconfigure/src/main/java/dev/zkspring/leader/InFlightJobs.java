@@ -92,20 +92,26 @@ final class InFlightJobs {
 
 	/**
 	 * On grant, before the scheduler starts: schedule a recovery of each execution a leadership before
-	 * {@code epoch} left behind in this scheduler, unless it still runs here.
+	 * {@code epoch} left behind, of a job this scheduler has, unless it still runs here.
 	 */
 	void recover(Scheduler scheduler, long epoch) throws Exception {
 		OwnedPaths.ensure(this.client, this.root);
-		List<String> running = scheduler.getCurrentlyExecutingJobs().stream().map(JobExecutionContext::getFireInstanceId).toList();
+		// an execution this instance still runs (its own earlier leadership) is not re-run beside itself
+		List<String> running = scheduler.getCurrentlyExecutingJobs().stream()
+			.map((execution) -> execution.getFireInstanceId() + "\n" + execution.getJobDetail().getKey())
+			.toList();
 		for (String name : this.client.getChildren().forPath(this.root)) {
 			String node = this.root + "/" + name;
 			String[] record = read(node);
 			long recordEpoch = epochOf(name);
-			if (record == null || record.length < 8 || recordEpoch >= epoch || !record[0].equals(scheduler.getSchedulerName())
-					|| running.contains(record[1])) {
+			if (record == null || record.length < 8 || recordEpoch >= epoch) {
 				continue;
 			}
-			JobDetail job = scheduler.getJobDetail(JobKey.jobKey(record[2], record[3]));
+			JobKey jobKey = JobKey.jobKey(record[2], record[3]);
+			if (running.contains(record[1] + "\n" + jobKey)) {
+				continue;
+			}
+			JobDetail job = scheduler.getJobDetail(jobKey);
 			if (job == null || !job.requestsRecovery()) {
 				this.client.delete().forPath(node);
 				continue;

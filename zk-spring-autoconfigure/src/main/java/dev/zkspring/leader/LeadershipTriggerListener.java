@@ -39,6 +39,8 @@ final class LeadershipTriggerListener implements TriggerListener {
 		long epoch = (fireTime != null) ? this.election.startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
 				: this.election.epoch();
 		if (epoch == 0) {
+			// a record written just before the lease lapsed: the execution does not start, so it needs no recovery
+			this.election.inFlightJobs().completed(context);
 			this.election.firingVetoed();
 			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());
 			return true;
