@@ -42,6 +42,8 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election));
+		this.scheduler.getListenerManager()
+			.addSchedulerListener(new RuntimeTriggerWarning(this.scheduler, this.election.latchPath()));
 		this.election.addListener(this);
 	}
 
