@@ -24,6 +24,9 @@ final class RuntimeTriggerWarning extends SchedulerListenerSupport {
 
 	private static final Log logger = LogFactory.getLog(RuntimeTriggerWarning.class);
 
+	/** A trigger whose last fire time is at most this far ahead is a one-shot run now, as {@code triggerJob}. */
+	private static final long ONE_SHOT_SLACK_MILLIS = 1_000;
+
 	private final Scheduler scheduler;
 
 	private final String latchPath;
@@ -55,8 +58,9 @@ final class RuntimeTriggerWarning extends SchedulerListenerSupport {
 		if (startup == null || startup.contains(trigger.getKey())) {
 			return;
 		}
-		if (Scheduler.DEFAULT_RECOVERY_GROUP.equals(trigger.getKey().getGroup())
-				|| (!trigger.mayFireAgain() && !trigger.getStartTime().after(new Date()))) {
+		Date lastFire = trigger.getFinalFireTime();
+		boolean dueAtOnceOnly = lastFire != null && lastFire.getTime() <= System.currentTimeMillis() + ONE_SHOT_SLACK_MILLIS;
+		if (Scheduler.DEFAULT_RECOVERY_GROUP.equals(trigger.getKey().getGroup()) || dueAtOnceOnly) {
 			return;
 		}
 		logger.warn("Trigger " + trigger.getKey() + " of job " + trigger.getJobKey() + " was scheduled at runtime: it "
