@@ -101,7 +101,7 @@ public final class ZkEndpoint {
 		body.put("locks", locks());
 		Map<String, Object> leadership = new LinkedHashMap<>();
 		this.elections.forEach((election, since) -> {
-			Map<String, Object> group = Leadership.describe(election, connected, true);
+			Map<String, Object> group = Leadership.describe(election, true);
 			Instant leadingSince = since.get();
 			if (leadingSince != null && election.isLeader()) {
 				group.put("since", leadingSince.toString());

@@ -74,7 +74,7 @@ public final class ZkHealthIndicator extends AbstractHealthIndicator implements 
 			builder.withDetail("config", config(this.configStatus));
 		}
 		if (!this.elections.isEmpty()) {
-			builder.withDetail("leadership", leadership(connected));
+			builder.withDetail("leadership", leadership());
 		}
 	}
 
@@ -97,10 +97,10 @@ public final class ZkHealthIndicator extends AbstractHealthIndicator implements 
 		return config;
 	}
 
-	private Map<String, Object> leadership(boolean connected) {
+	private Map<String, Object> leadership() {
 		Map<String, Object> groups = new LinkedHashMap<>();
 		for (ZkLeaderElection election : this.elections) {
-			groups.put(election.latchPath(), Leadership.describe(election, connected, false));
+			groups.put(election.latchPath(), Leadership.describe(election, false));
 		}
 		return groups;
 	}

@@ -2,11 +2,14 @@ package dev.zkspring.leader;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
 
 import dev.zkspring.client.OwnedPaths;
@@ -35,16 +38,18 @@ final class FireTimes {
 		this.root = latchPath + ".fire-times";
 	}
 
-	/** Record that the term starts the given fire time; false when it could not (not leading, or unreachable). */
-	boolean record(Term term, SessionLease lease, String trigger, long fireTimeMillis) {
+	/** Record that the term starts the given fire time, with other operations in the same transaction; false when it could not (not leading, or unreachable). */
+	boolean record(Term term, SessionLease lease, String trigger, long fireTimeMillis, List<CuratorOp> alsoCommit) {
 		byte[] data = (term.epoch() + ":" + fireTimeMillis).getBytes(StandardCharsets.UTF_8);
 		String node = node(trigger);
 		for (int attempt = 0; attempt < 2; attempt++) {
 			SessionLease.Stamp stamp = lease.beforeRequest();
 			try {
-				this.client.transaction()
-					.forOperations(this.client.transactionOp().check().withVersion(term.version()).forPath(this.latchPath),
-							this.client.transactionOp().setData().forPath(node, data));
+				List<CuratorOp> operations = new ArrayList<>();
+				operations.add(this.client.transactionOp().check().withVersion(term.version()).forPath(this.latchPath));
+				operations.add(this.client.transactionOp().setData().forPath(node, data));
+				operations.addAll(alsoCommit);
+				this.client.transaction().forOperations(operations);
 				lease.replied(stamp);
 				return lease.isValidFor(term.session());
 			}

@@ -2,8 +2,9 @@ package dev.zkspring.leader;
 
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -111,13 +112,11 @@ final class LatchSeat implements Closeable {
 		return this.client.checkExists().usingWatcher(watcher).forPath(path) != null;
 	}
 
-	List<String> participants() throws Exception {
-		return this.latch.getParticipants().stream().map(Participant::getId).toList();
-	}
-
-	Optional<String> leaderId() throws Exception {
-		Participant leader = this.latch.getLeader();
-		return leader.isLeader() ? Optional.of(leader.getId()) : Optional.empty();
+	/** The group as ZooKeeper sees it now: participants in election order, and the leader among them. */
+	ElectionGroup readGroup() throws Exception {
+		Collection<Participant> all = this.latch.getParticipants();
+		String leader = all.stream().filter(Participant::isLeader).map(Participant::getId).findFirst().orElse(null);
+		return new ElectionGroup(leader, all.stream().map(Participant::getId).toList(), Instant.now(), true);
 	}
 
 	/**

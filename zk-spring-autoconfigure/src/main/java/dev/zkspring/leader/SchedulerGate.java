@@ -42,6 +42,8 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election));
+		this.scheduler.getListenerManager()
+			.addSchedulerListener(new RuntimeTriggerWarning(this.scheduler, this.election.latchPath()));
 		this.election.addListener(this);
 	}
 
@@ -54,6 +56,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		try {
 			if (!this.scheduler.isShutdown()) {
 				resumeAfterRecordedFireTimes();
+				recoverInterruptedJobs(event.getEpoch());
 				this.scheduler.start();
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
@@ -127,6 +130,17 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			}
 			logger.info("Trigger " + key + " resumes after " + new Date(last.getAsLong())
 					+ ", the last fire time a leader started");
+		}
+	}
+
+	/** Re-run once each execution of a recovery-requesting job whose leader ended during it. */
+	private void recoverInterruptedJobs(long epoch) {
+		try {
+			this.election.inFlightJobs().recover(this.scheduler, epoch);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not read the executions a previous leader left running in " + this.election.latchPath()
+					+ "; jobs requesting recovery are not re-run: " + ex);
 		}
 	}
 

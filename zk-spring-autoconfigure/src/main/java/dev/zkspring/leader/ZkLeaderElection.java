@@ -14,10 +14,12 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
+import org.quartz.JobExecutionContext;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
@@ -64,6 +66,10 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final LeaderOnlyCalls calls = new LeaderOnlyCalls(this);
 
 	private final FireTimes fireTimes;
+
+	private final GroupReader groupReader;
+
+	private final InFlightJobs inFlight;
 
 	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
 
@@ -159,6 +165,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.drainTimeout = drainTimeout;
 		this.takeoverDelay = takeoverDelay;
 		this.fireTimes = new FireTimes(client, latchPath);
+		this.groupReader = new GroupReader(client, latchPath);
+		this.inFlight = new InFlightJobs(client, latchPath);
 		this.announcer.addListener(this.calls);
 	}
 
@@ -227,30 +235,38 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		}
 	}
 
-	/** The participant id of the group's leader as ZooKeeper sees it now, asked of the ensemble. */
+	/**
+	 * The participant id of the group's leader, asked of the ensemble; while the client is not connected
+	 * (or the read takes longer than a second) the last known leader, at once. See {@link #group()} to
+	 * tell the two apart.
+	 */
 	public Optional<String> leaderId() {
 		if (isLeader()) {
 			// this instance's confirmed leadership answers without a round trip
 			return Optional.of(participantId());
 		}
-		LatchSeat current = this.seat;
-		try {
-			return (current != null) ? current.leaderId() : Optional.empty();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the leader of " + this.latchPath, ex);
-		}
+		return group().leaderId();
 	}
 
-	/** The participant ids of the group in election order, the leader first, asked of the ensemble. */
+	/**
+	 * The participant ids of the group in election order, the leader first, asked of the ensemble; the
+	 * last known ones while the client is not connected. See {@link #group()} to tell the two apart.
+	 */
 	public List<String> participants() {
-		LatchSeat current = this.seat;
-		try {
-			return (current != null) ? current.participants() : List.of();
+		return group().participants();
+	}
+
+	/**
+	 * The group as read from the ensemble now, or, while the client is not connected or the read takes
+	 * longer than a second, the last known group marked as not current; never waits on the retry policy.
+	 */
+	public ElectionGroup group() {
+		ElectionGroup group = this.groupReader.read(this.seat);
+		if (isLeader() && !participantId().equals(group.leader())) {
+			// confirmed leadership on a valid lease is known without the ensemble
+			return new ElectionGroup(participantId(), group.participants(), group.asOf(), group.current());
 		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the participants of " + this.latchPath, ex);
-		}
+		return group;
 	}
 
 	/** How many scheduled firings the leader gate vetoed because this instance did not lead, since startup. */
@@ -528,16 +544,32 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	/**
 	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
-	 * time in ZooKeeper fenced by this leadership; 0 when this instance does not lead or the record failed.
+	 * time (and, for a job that requests recovery, the execution) in ZooKeeper fenced by this leadership;
+	 * 0 when this instance does not lead or the record failed.
 	 */
-	long startFiring(String trigger, long scheduledFireTimeMillis) {
+	long startFiring(String trigger, long scheduledFireTimeMillis, @Nullable JobExecutionContext context) {
 		Term current = this.term;
 		long epoch = epoch();
-		if (current == null || epoch != current.epoch()
-				|| !this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis)) {
+		if (current == null || epoch != current.epoch()) {
+			return 0;
+		}
+		List<CuratorOp> alsoCommit;
+		try {
+			alsoCommit = (context != null) ? this.inFlight.starting(epoch, context) : List.of();
+		}
+		catch (Exception ex) {
+			logger.warn("Could not prepare the in-flight record of " + trigger + "; the firing does not start: " + ex);
+			return 0;
+		}
+		if (!this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis, alsoCommit)) {
 			return 0;
 		}
 		return (epoch() == epoch) ? epoch : 0;
+	}
+
+	/** The executions of jobs requesting recovery, recorded while they run. */
+	InFlightJobs inFlightJobs() {
+		return this.inFlight;
 	}
 
 	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
