@@ -90,7 +90,7 @@ final class ConfigBootstrap {
 			if (shared.connected()) {
 				json.onRejection(this::rejectedAtStartup);
 				json.onUnreadable(this::unreadableAtStartup);
-				located = chain.locate(environment, shared.client(), this.config.failFast());
+				located = chain.locate(environment, shared.client(), this.config.failFast(), this.logger);
 				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER);
 				if (located.complete()) {
 					ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
@@ -98,7 +98,7 @@ final class ConfigBootstrap {
 			}
 			else {
 				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json));
-				located = chain.locate(environment, shared.client(), false);
+				located = chain.locate(environment, shared.client(), false, this.logger);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -135,6 +135,8 @@ final class ConfigBootstrap {
 		Loaded loaded = Objects.requireNonNull(this.loaded, "not loaded");
 		this.context = context;
 		MutablePropertySources sources = context.getEnvironment().getPropertySources();
+		// before anything is hidden: the levels Boot applied are where a {} under logging.level starts from
+		ZkLogLevels logLevels = new ZkLogLevels(context.getEnvironment(), context.getClassLoader());
 		if (sources.get(ZkConfigInitializer.PROPERTY_SOURCE_NAME) instanceof ZkConfigPropertySource composite) {
 			// an empty value ({} or []) in ZooKeeper clears what the lower sources hold below that key
 			composite.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
@@ -142,7 +144,6 @@ final class ConfigBootstrap {
 		loaded.json().onRejection(this::rejectedWhileRunning);
 		loaded.json().onUnreadable(ConfigBootstrap::unreadableWhileRunning);
 		loaded.shared().register(context);
-		ZkLogLevels logLevels = new ZkLogLevels(context.getEnvironment(), context.getClassLoader());
 		logLevels.applyKeys(LocatorChain.effective(loaded.located().sources()).keySet());
 		ZkConfigWatcher watcher = new ZkConfigWatcher(context, loaded.shared().client(), loaded.chain(), this.contexts,
 				loaded.snapshots(), loaded.status(), this.config.watch(), loaded.located().sources(), logLevels);

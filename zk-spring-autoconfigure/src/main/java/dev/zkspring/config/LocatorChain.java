@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
@@ -23,8 +22,6 @@ import dev.zkspring.client.ZkStartupException;
  * that fails while the application runs keeps its previous sources in force.
  */
 final class LocatorChain {
-
-	private static final Log logger = LogFactory.getLog(ZkConfigInitializer.class);
 
 	/** How a key set to an empty map ({@code {}}) shows in a change. */
 	static final String CLEARED_MAP_VALUE = "{}";
@@ -44,9 +41,11 @@ final class LocatorChain {
 	/**
 	 * Ask every locator for its sources.
 	 * @param failOnError whether a failing locator fails the call (startup with fail-fast)
+	 * @param logger where a failing locator is reported (at startup: a log deferred until logging is set up)
 	 * @return the sources, the highest precedence first, and whether every locator answered
 	 */
-	synchronized Located locate(ConfigurableEnvironment environment, CuratorFramework client, boolean failOnError) {
+	synchronized Located locate(ConfigurableEnvironment environment, CuratorFramework client, boolean failOnError,
+			Log logger) {
 		List<PropertySource<?>> sources = new ArrayList<>();
 		boolean complete = true;
 		for (PropertySourceLocator locator : this.locators) {

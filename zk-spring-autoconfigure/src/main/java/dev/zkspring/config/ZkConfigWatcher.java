@@ -158,7 +158,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 			if (!this.client.getZookeeperClient().isConnected()) {
 				return;
 			}
-			LocatorChain.Located located = this.locators.locate(this.context.getEnvironment(), this.client, false);
+			LocatorChain.Located located = this.locators.locate(this.context.getEnvironment(), this.client, false, logger);
 			apply(located);
 		}
 		catch (RuntimeException ex) {

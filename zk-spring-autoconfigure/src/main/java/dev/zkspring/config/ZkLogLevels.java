@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import org.apache.commons.logging.Log;
@@ -21,6 +22,10 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * at startup (Boot applied the other sources' levels before the config center's source existed) and
  * on every change. The level applied is the Environment's, so a higher source (an environment
  * variable) still wins; a key that disappears reverts to the lower source's level, or the default.
+ * Besides the keys named, every logger whose level the Environment gives differently than at the last
+ * application is applied: a {@code {}} under {@code logging.level} hides the levels of lower sources,
+ * which no key of the change names. Create it before the config center's source hides anything, so the
+ * first application sees what Boot applied.
  */
 final class ZkLogLevels {
 
@@ -32,9 +37,13 @@ final class ZkLogLevels {
 
 	private final @Nullable LoggingSystem system;
 
+	/** The levels the Environment gave at the last application (at creation: those Boot applied). */
+	private Map<String, String> applied;
+
 	ZkLogLevels(ConfigurableEnvironment environment, ClassLoader classLoader) {
 		this.environment = environment;
 		this.system = loggingSystem(classLoader);
+		this.applied = levels();
 	}
 
 	private static @Nullable LoggingSystem loggingSystem(ClassLoader classLoader) {
@@ -47,8 +56,9 @@ final class ZkLogLevels {
 		}
 	}
 
-	/** Apply the levels of the given keys (those from ZooKeeper at startup). */
-	void applyKeys(Collection<String> keys) {
+	/** Apply the levels of the given keys (those from ZooKeeper at startup) and of every level that changed. */
+	synchronized void applyKeys(Collection<String> keys) {
+		Map<String, String> levels = levels();
 		Set<String> loggers = new LinkedHashSet<>();
 		keys.forEach((key) -> {
 			String logger = loggerName(key);
@@ -56,7 +66,11 @@ final class ZkLogLevels {
 				loggers.add(logger);
 			}
 		});
-		apply(loggers);
+		Set<String> named = new LinkedHashSet<>(this.applied.keySet());
+		named.addAll(levels.keySet());
+		named.stream().filter((name) -> !Objects.equals(this.applied.get(name), levels.get(name))).forEach(loggers::add);
+		this.applied = levels;
+		apply(loggers, levels);
 	}
 
 	/** Apply the levels of the keys a change touched. */
@@ -64,13 +78,14 @@ final class ZkLogLevels {
 		applyKeys(changes.stream().map(ZkConfigChange::key).toList());
 	}
 
-	private void apply(Set<String> loggers) {
+	private Map<String, String> levels() {
+		return Binder.get(this.environment).bind(PREFIX, Bindable.mapOf(String.class, String.class)).orElseGet(Map::of);
+	}
+
+	private void apply(Set<String> loggers, Map<String, String> levels) {
 		if (loggers.isEmpty() || this.system == null) {
 			return;
 		}
-		Map<String, String> levels = Binder.get(this.environment)
-			.bind(PREFIX, Bindable.mapOf(String.class, String.class))
-			.orElseGet(Map::of);
 		for (String name : loggers) {
 			String value = levels.get(name);
 			LogLevel level = null;
@@ -108,7 +123,8 @@ final class ZkLogLevels {
 
 	/** The logger a key sets the level of, or {@code null} when it is not a {@code logging.level} key. */
 	static @Nullable String loggerName(String key) {
-		if (!key.startsWith(PREFIX) || key.length() <= PREFIX.length() + 1) {
+		// a {} in the document (a cleared map's marker) names no logger: the changed levels cover it
+		if (!key.startsWith(PREFIX) || key.length() <= PREFIX.length() + 1 || key.endsWith(ZnodePropertySource.CLEARED_MAP)) {
 			return null;
 		}
 		String rest = key.substring(PREFIX.length());

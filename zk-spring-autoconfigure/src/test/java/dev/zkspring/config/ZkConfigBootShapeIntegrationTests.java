@@ -80,6 +80,20 @@ class ZkConfigBootShapeIntegrationTests {
 	}
 
 	@Test
+	void anEmptyObjectUnderLoggingLevelResetsTheLevelsOfLowerSourcesAtStartupAndOnChange() throws Exception {
+		write(this.writer, "/config/orders", "{\"logging\":{\"level\":{}}}");
+		LoggingSystem system = LoggingSystem.get(getClass().getClassLoader());
+		try (ConfigurableApplicationContext context = run()) {
+			assertThat(context.getEnvironment().getProperty("logging.level.dev.zkspring.demo.lower")).isNull();
+			assertThat(level(system, LOWER)).as("the yml's level, hidden by {} from the start, is not kept").isNull();
+			write(this.writer, "/config/orders", "{\"other\":1}");
+			await().atMost(WAIT).until(() -> level(system, LOWER) == LogLevel.ERROR);
+			write(this.writer, "/config/orders", "{\"logging\":{\"level\":{}},\"other\":2}");
+			await().atMost(WAIT).until(() -> level(system, LOWER) == null);
+		}
+	}
+
+	@Test
 	void anEmptyArrayClearsAListOfALowerSourceAndMapKeysWithSpecialCharactersBindVerbatim() throws Exception {
 		write(this.writer, "/config/orders", "{\"routing\":{\"hosts\":[],\"routes\":{\"/api/**\":\"api\","
 				+ "\"svc:8080\":\"svc\",\"a b\":\"space\",\"[/v1/*]\":\"v1\"}}}");

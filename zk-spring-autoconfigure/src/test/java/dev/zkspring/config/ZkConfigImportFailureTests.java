@@ -1,9 +1,11 @@
 package dev.zkspring.config;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.Test;
@@ -84,6 +86,27 @@ class ZkConfigImportFailureTests {
 			assertThat(context.getEnvironment().getProperty("logging.level[dev.zkspring.demo.early]")).isEqualTo("debug");
 			assertThat(output).doesNotContain("early line with the initializer");
 		}
+	}
+
+	@Test
+	void aFailingLocatorIsReportedOnceLoggingIsSetUpNamingItsClassNotItsMessage() throws Exception {
+		// a JVM of its own: in this one, logging was set up by an earlier start and holds nothing back
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		Process process = new ProcessBuilder(java, "-Xmx192m", "-cp", System.getProperty("java.class.path"),
+				ImportStartupLogMain.class.getName(), "--spring.config.name=zk-config-tests",
+				"--" + this.zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots,
+				"--spring.config.import=zk:", "--zk.config.fail-fast=false", "--test.locator.enabled=true",
+				"--test.locator.fail=true")
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.exitValue()).as(output).isZero();
+		// the startup's own report (on main; the watcher's re-read after ready reports it again on its thread)
+		assertThat(output.lines()).as(output)
+			.anyMatch((line) -> line.contains(" main] ") && line.contains("Config locator "
+					+ TestPropertySourceLocator.class.getName() + " failed (java.lang.IllegalStateException)"));
+		assertThat(output).doesNotContain(BadDocument.SECRET);
 	}
 
 	@Test
