@@ -73,11 +73,14 @@ class LeaderFreezeMultiProcessTests {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> runs(journal, "b").stream().filter((run) -> run.start() > resumed + 2_000).count() >= 3);
 		List<Run> all = runs(journal, null);
-		assertThat(runs(journal, "a")).as("jobs the frozen leader started after its freeze (SIGSTOP at %d)", frozen)
-			.noneMatch((run) -> run.start() >= frozen);
-		assertThat(runs(journal, "a:call")).as("@LeaderOnly calls the frozen leader started after its freeze")
+		String history = String.join("\n", Files.readAllLines(journal));
+		// after its freeze, a may only act again once it leads again: with an epoch above every one b had
+		assertThat(runs(journal, "a")).as("jobs the frozen leader started after its freeze (SIGSTOP at %d):%n%s", frozen, history)
+			.noneMatch((run) -> run.start() >= frozen && !aboveEveryEpochBefore(all, "b", run));
+		assertThat(runs(journal, "a:call")).as("@LeaderOnly calls the frozen leader started after its freeze:%n%s", history)
 			.isNotEmpty()
-			.noneMatch((run) -> run.start() >= frozen);
+			.anyMatch((run) -> run.start() < frozen)
+			.noneMatch((run) -> run.start() >= frozen && !aboveEveryEpochBefore(all, "b", run));
 		assertThat(runs(journal, "b:call")).isNotEmpty().allMatch((run) -> run.start() >= takenOver - 1_000);
 		Map<Long, Run> byFireTime = new HashMap<>();
 		for (Run run : all) {
@@ -90,6 +93,14 @@ class LeaderFreezeMultiProcessTests {
 		long epochOfA = runs(journal, "a").get(0).epoch();
 		assertThat(runs(journal, "b")).allMatch((run) -> run.epoch() > epochOfA);
 		assertThat(takenOver - frozen).as("failover after the freeze, ms").isLessThan(sessionTimeoutMs + 2_000 + 1_000);
+	}
+
+	/** Whether the run's epoch is above that of every run or call the other instance started before it. */
+	private static boolean aboveEveryEpochBefore(List<Run> all, String other, Run run) {
+		return all.stream()
+			.filter((o) -> o.instance().equals(other) || o.instance().equals(other + ":call"))
+			.filter((o) -> o.start() <= run.start())
+			.allMatch((o) -> o.epoch() < run.epoch());
 	}
 
 	private Process startInstance(String id, Path journal) throws IOException {
