@@ -33,17 +33,19 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private final RevokePolicy onRevoke;
 
+	private final RuntimeTriggers runtimeTriggers;
+
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
 		this.scheduler = scheduler;
 		this.election = election;
 		this.onRevoke = onRevoke;
+		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
 	}
 
 	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election));
-		this.scheduler.getListenerManager()
-			.addSchedulerListener(new RuntimeTriggerWarning(this.scheduler, this.election.latchPath()));
+		this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
 		this.election.addListener(this);
 	}
 
@@ -55,6 +57,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	public void leadershipGranted(LeadershipGrantedEvent event) {
 		try {
 			if (!this.scheduler.isShutdown()) {
+				this.runtimeTriggers.restore();
 				resumeAfterRecordedFireTimes();
 				recoverInterruptedJobs(event.getEpoch());
 				this.scheduler.start();

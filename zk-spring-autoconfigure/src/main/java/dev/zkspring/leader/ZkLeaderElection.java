@@ -567,6 +567,24 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		return (epoch() == epoch) ? epoch : 0;
 	}
 
+	/**
+	 * Commit the operations only while this instance leads, in one transaction with its leadership's
+	 * fence; false when it does not lead or the fence was lost (a successor has claimed since).
+	 * @throws Exception when an operation failed, or ZooKeeper could not be asked
+	 */
+	boolean commitFenced(List<CuratorOp> operations) throws Exception {
+		Term current = this.term;
+		if (current == null || epoch() != current.epoch()) {
+			return false;
+		}
+		return this.fireTimes.commit(current, leaseNow(), operations);
+	}
+
+	/** The application's client, for the records kept beside the latch node. */
+	CuratorFramework client() {
+		return this.client;
+	}
+
 	/** The executions of jobs requesting recovery, recorded while they run. */
 	InFlightJobs inFlightJobs() {
 		return this.inFlight;
