@@ -111,15 +111,15 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 			JobKey jobKey = trigger.getJobKey();
 			JobDetail job = this.startupJobs.contains(jobKey) ? null : this.scheduler.getJobDetail(jobKey);
 			byte[] data = TriggerRecord.encode(trigger, job);
-			CuratorFramework client = this.election.client();
+			CuratorFramework client = this.election.records().client();
 			OwnedPaths.ensure(client, this.root);
 			String node = node(key);
 			boolean written;
 			try {
-				written = this.election.commitFenced(List.of(client.transactionOp().setData().forPath(node, data)));
+				written = this.election.records().commitFenced(List.of(client.transactionOp().setData().forPath(node, data)));
 			}
 			catch (KeeperException.NoNodeException ex) {
-				written = this.election.commitFenced(List.of(client.transactionOp().create().forPath(node, data)));
+				written = this.election.records().commitFenced(List.of(client.transactionOp().create().forPath(node, data)));
 			}
 			if (!written) {
 				logger.warn("Trigger " + key + " was scheduled at runtime while this instance's leadership ended: it "
@@ -164,7 +164,7 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 		}
 		this.restoring = Thread.currentThread();
 		try {
-			CuratorFramework client = this.election.client();
+			CuratorFramework client = this.election.records().client();
 			OwnedPaths.ensure(client, this.root);
 			Set<TriggerKey> recorded = new HashSet<>();
 			for (String name : client.getChildren().forPath(this.root)) {
@@ -229,8 +229,8 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 	private void remove(TriggerKey key) {
 		this.mirrored.remove(key);
 		try {
-			CuratorFramework client = this.election.client();
-			if (!this.election.commitFenced(List.of(client.transactionOp().delete().forPath(node(key))))) {
+			CuratorFramework client = this.election.records().client();
+			if (!this.election.records().commitFenced(List.of(client.transactionOp().delete().forPath(node(key))))) {
 				logger.warn("Trigger " + key + " was removed while this instance does not lead: its record in " + this.root
 						+ " stays and the next leader schedules it again. Unschedule it on the leader.");
 			}

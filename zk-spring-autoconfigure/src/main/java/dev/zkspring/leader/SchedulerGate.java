@@ -114,7 +114,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			Trigger trigger = this.scheduler.getTrigger(key);
 			OptionalLong last;
 			try {
-				last = this.election.lastFireTime(key.toString());
+				last = this.election.records().lastFireTime(key.toString());
 			}
 			catch (Exception ex) {
 				logger.warn("Could not read the last fire time of " + key + "; it resumes from its own schedule: " + ex);
@@ -139,7 +139,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	/** Re-run once each execution of a recovery-requesting job whose leader ended during it. */
 	private void recoverInterruptedJobs(long epoch) {
 		try {
-			this.election.inFlightJobs().recover(this.scheduler, epoch);
+			this.election.records().inFlightJobs().recover(this.scheduler, epoch);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not read the executions a previous leader left running in " + this.election.latchPath()
