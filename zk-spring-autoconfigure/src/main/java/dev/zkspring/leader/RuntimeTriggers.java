@@ -59,7 +59,7 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 	/** Triggers of this scheduler with a record: mirrored here, or scheduled from a record. */
 	private final Set<TriggerKey> mirrored = ConcurrentHashMap.newKeySet();
 
-	/** The thread scheduling from the records on a grant, whose scheduling is not mirrored back. */
+	/** The thread doing a grant's scheduling work, which is not mirrored back. */
 	private volatile @Nullable Thread restoring;
 
 	RuntimeTriggers(Scheduler scheduler, ZkLeaderElection election) {
@@ -154,15 +154,29 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 	}
 
 	/**
-	 * On grant, before the fire times are adjusted: schedule each recorded trigger this scheduler lacks
-	 * (adding its job when recorded and absent), and drop mirrored triggers whose record another leader
-	 * removed. A record that cannot be used is named in a warning and skipped.
+	 * On grant, before the scheduler starts: restore the recorded triggers, then do the grant's other
+	 * scheduling work (fire-time moves, recoveries), none of it mirrored back as runtime scheduling.
 	 */
-	void restore() {
+	void granting(GrantWork work) throws SchedulerException {
+		this.restoring = Thread.currentThread();
+		try {
+			restore();
+			work.run();
+		}
+		finally {
+			this.restoring = null;
+		}
+	}
+
+	/**
+	 * Schedule each recorded trigger this scheduler lacks (adding its job when recorded and absent), and
+	 * drop mirrored triggers whose record another leader removed. A record that cannot be used is named
+	 * in a warning and skipped.
+	 */
+	private void restore() {
 		if (!JSON_PRESENT) {
 			return;
 		}
-		this.restoring = Thread.currentThread();
 		try {
 			CuratorFramework client = this.election.records().client();
 			OwnedPaths.ensure(client, this.root);
@@ -185,9 +199,6 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 		catch (Exception ex) {
 			logger.warn("Could not read the triggers scheduled at runtime from " + this.root
 					+ "; they do not run on this leader: " + ex);
-		}
-		finally {
-			this.restoring = null;
 		}
 	}
 
@@ -269,6 +280,13 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 
 	private String node(TriggerKey key) {
 		return this.root + "/" + URLEncoder.encode(key.toString(), StandardCharsets.UTF_8);
+	}
+
+	/** Scheduling work done on a grant. */
+	interface GrantWork {
+
+		void run() throws SchedulerException;
+
 	}
 
 }

@@ -57,9 +57,10 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	public void leadershipGranted(LeadershipGrantedEvent event) {
 		try {
 			if (!this.scheduler.isShutdown()) {
-				this.runtimeTriggers.restore();
-				resumeAfterRecordedFireTimes();
-				recoverInterruptedJobs(event.getEpoch());
+				this.runtimeTriggers.granting(() -> {
+					resumeAfterRecordedFireTimes();
+					recoverInterruptedJobs(event.getEpoch());
+				});
 				this.scheduler.start();
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");

@@ -97,7 +97,9 @@ class RuntimeTriggerFailoverTests {
 		await().atMost(Duration.ofSeconds(6)).until(() -> count("b", "cron") >= 2 && count("b", "simple") >= 3);
 		assertEachFireTimeOnce("cron");
 		assertEachFireTimeOnce("simple");
-		assertThat(runs).filteredOn((run) -> run.instance().equals("b")).allMatch(Run::dataIntact);
+		assertThat(runs).filteredOn((run) -> run.instance().equals("b") && !run.trigger().equals("startup"))
+			.allMatch(Run::dataIntact);
+		assertThat(records()).containsExactlyInAnyOrder("DEFAULT.cron", "DEFAULT.simple");
 	}
 
 	@Test
@@ -123,8 +125,8 @@ class RuntimeTriggerFailoverTests {
 		this.a.stop();
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.schedulerOfB.isStarted());
-		long since = runs.size();
-		await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3)).until(() -> runs.size() == since);
+		await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3))
+			.until(() -> count("b", "simple") + count("b", "cron") == 0);
 		assertThat(this.schedulerOfB.checkExists(TriggerKey.triggerKey("simple"))).isFalse();
 		assertThat(this.schedulerOfB.checkExists(TriggerKey.triggerKey("cron"))).isFalse();
 	}
@@ -214,6 +216,8 @@ class RuntimeTriggerFailoverTests {
 		Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
 		this.schedulers.add(scheduler);
 		new SchedulerGate(scheduler, election, RevokePolicy.STANDBY).attach();
+		// defined at startup on every instance: moved past its recorded fire time on a grant, never mirrored
+		scheduler.scheduleJob(JobBuilder.newJob(RuntimeJob.class).withIdentity("startup").build(), simple("startup", 300));
 		election.start();
 		return scheduler;
 	}
