@@ -67,6 +67,26 @@ final class FireTimes {
 		return false;
 	}
 
+	/**
+	 * Commit the operations in one transaction with the term's fence (a check of the latch node's data
+	 * version); false when the fence was lost.
+	 * @throws Exception when another operation failed, or ZooKeeper could not be asked
+	 */
+	boolean commit(Term term, SessionLease lease, List<CuratorOp> operations) throws Exception {
+		List<CuratorOp> all = new ArrayList<>();
+		all.add(this.client.transactionOp().check().withVersion(term.version()).forPath(this.latchPath));
+		all.addAll(operations);
+		SessionLease.Stamp stamp = lease.beforeRequest();
+		try {
+			this.client.transaction().forOperations(all);
+		}
+		catch (KeeperException.BadVersionException ex) {
+			return false;
+		}
+		lease.replied(stamp);
+		return lease.isValidFor(term.session());
+	}
+
 	/** The last fire time any leader started for the trigger, if one was recorded. */
 	OptionalLong last(String trigger) throws Exception {
 		// the records decide which fire times run: nobody else may write beside them

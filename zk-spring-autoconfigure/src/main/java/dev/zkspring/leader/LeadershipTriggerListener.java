@@ -36,11 +36,11 @@ final class LeadershipTriggerListener implements TriggerListener {
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
 		Date fireTime = context.getScheduledFireTime();
-		long epoch = (fireTime != null) ? this.election.startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
+		long epoch = (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
 				: this.election.epoch();
 		if (epoch == 0) {
 			// a record written just before the lease lapsed: the execution does not start, so it needs no recovery
-			this.election.inFlightJobs().completed(context);
+			this.election.records().inFlightJobs().completed(context);
 			this.election.firingVetoed();
 			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());
 			return true;
@@ -57,7 +57,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 	@Override
 	public void triggerComplete(Trigger trigger, JobExecutionContext context,
 			CompletedExecutionInstruction instruction) {
-		this.election.inFlightJobs().completed(context);
+		this.election.records().inFlightJobs().completed(context);
 	}
 
 }

@@ -33,17 +33,19 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private final RevokePolicy onRevoke;
 
+	private final RuntimeTriggers runtimeTriggers;
+
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
 		this.scheduler = scheduler;
 		this.election = election;
 		this.onRevoke = onRevoke;
+		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
 	}
 
 	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election));
-		this.scheduler.getListenerManager()
-			.addSchedulerListener(new RuntimeTriggerWarning(this.scheduler, this.election.latchPath()));
+		this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
 		this.election.addListener(this);
 	}
 
@@ -55,8 +57,10 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	public void leadershipGranted(LeadershipGrantedEvent event) {
 		try {
 			if (!this.scheduler.isShutdown()) {
-				resumeAfterRecordedFireTimes();
-				recoverInterruptedJobs(event.getEpoch());
+				this.runtimeTriggers.granting(() -> {
+					resumeAfterRecordedFireTimes();
+					recoverInterruptedJobs(event.getEpoch());
+				});
 				this.scheduler.start();
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
@@ -111,7 +115,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			Trigger trigger = this.scheduler.getTrigger(key);
 			OptionalLong last;
 			try {
-				last = this.election.lastFireTime(key.toString());
+				last = this.election.records().lastFireTime(key.toString());
 			}
 			catch (Exception ex) {
 				logger.warn("Could not read the last fire time of " + key + "; it resumes from its own schedule: " + ex);
@@ -136,7 +140,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	/** Re-run once each execution of a recovery-requesting job whose leader ended during it. */
 	private void recoverInterruptedJobs(long epoch) {
 		try {
-			this.election.inFlightJobs().recover(this.scheduler, epoch);
+			this.election.records().inFlightJobs().recover(this.scheduler, epoch);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not read the executions a previous leader left running in " + this.election.latchPath()

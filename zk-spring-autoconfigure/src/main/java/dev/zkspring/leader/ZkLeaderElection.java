@@ -5,21 +5,13 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
-import org.quartz.JobExecutionContext;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
@@ -55,76 +47,19 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private final Supplier<String> participantIdSupplier;
 
-	private final Duration drainTimeout;
-
-	private final Duration takeoverDelay;
-
 	private final LeadershipAnnouncer announcer = new LeadershipAnnouncer(this);
 
 	private final AtomicLong vetoedFirings = new AtomicLong();
 
 	private final LeaderOnlyCalls calls = new LeaderOnlyCalls(this);
 
-	private final FireTimes fireTimes;
-
 	private final GroupReader groupReader;
-
-	private final InFlightJobs inFlight;
-
-	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
-
-		@Override
-		public void lapsed() {
-			// on the lease's thread: mark state only; listeners hear of it on the leadership thread
-			revokeNow(LeadershipReason.SESSION_IN_DOUBT);
-		}
-
-		@Override
-		public void granted() {
-			inOrder(ZkLeaderElection.this::tryToLead);
-		}
-
-	};
-
-	private final Object monitor = new Object();
-
-	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
-
-	private final LeaderLatchListener latchListener = new LeaderLatchListener() {
-
-		@Override
-		public void isLeader() {
-			inOrder(ZkLeaderElection.this::tryToLead);
-		}
-
-		@Override
-		public void notLeader() {
-			// while disconnected, the connection listener revokes for the same state change, with its reason
-			if (ZkLeaderElection.this.client.getZookeeperClient().isConnected()) {
-				revokeNow(LeadershipReason.NODE_LOST);
-			}
-		}
-
-	};
-
-	private volatile @Nullable Term term;
-
-	/** Bumped by every revocation, so a confirmation that raced with one is not committed. */
-	private long generation;
-
-	private volatile boolean running;
-
-	/** Leadership thread only: a takeover delay started for an abrupt predecessor and not yet served. */
-	private long takeoverNotBefore;
-
-	private boolean takeoverPending;
-
-	/** Leadership thread only: the latch node's data version this election last wrote, -1 for none. */
-	private int lastClaimVersion = -1;
 
 	private volatile String participantId = "";
 
-	private volatile @Nullable LatchSeat seat;
+	private final LeadershipCycle cycle;
+
+	private final LeaderRecords records;
 
 	/**
 	 * Create an election on the application's session lease; it joins when started.
@@ -162,11 +97,9 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.ownsLease = ownsLease;
 		this.latchPath = latchPath;
 		this.participantIdSupplier = participantId;
-		this.drainTimeout = drainTimeout;
-		this.takeoverDelay = takeoverDelay;
-		this.fireTimes = new FireTimes(client, latchPath);
 		this.groupReader = new GroupReader(client, latchPath);
-		this.inFlight = new InFlightJobs(client, latchPath);
+		this.cycle = new LeadershipCycle(this, client, this.announcer, drainTimeout, takeoverDelay);
+		this.records = new LeaderRecords(this, client);
 		this.announcer.addListener(this.calls);
 	}
 
@@ -206,7 +139,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	 * while its session lease is not valid.
 	 */
 	public long epoch() {
-		Term current = this.term;
+		Term current = this.cycle.term();
 		SessionLease currentLease = this.lease;
 		if (current == null || currentLease == null || !currentLease.isValidFor(current.session())) {
 			return 0;
@@ -261,7 +194,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	 * longer than a second, the last known group marked as not current; never waits on the retry policy.
 	 */
 	public ElectionGroup group() {
-		ElectionGroup group = this.groupReader.read(this.seat);
+		ElectionGroup group = this.groupReader.read(this.cycle.seat());
 		if (isLeader() && !participantId().equals(group.leader())) {
 			// confirmed leadership on a valid lease is known without the ensemble
 			return new ElectionGroup(participantId(), group.participants(), group.asOf(), group.current());
@@ -301,67 +234,33 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	@Override
 	public void start() {
 		OwnedPaths.ensureAtStartup(this.client, this.latchPath);
-		synchronized (this.monitor) {
-			if (this.running) {
-				return;
-			}
+		boolean started = this.cycle.start(() -> {
 			this.participantId = this.participantIdSupplier.get();
 			if (this.ownsLease) {
 				this.lease = SessionLease.start(this.client);
 			}
-			this.announcer.start();
-			// listen before anything is read, so no state change can fall between a read and the listener
-			this.client.getConnectionStateListenable().addListener(this.connectionListener);
-			leaseNow().addListener(this.leaseListener);
-			this.running = true;
+		});
+		if (started) {
+			logger.info("Joined leader election at " + this.latchPath + " as " + this.participantId);
 		}
-		inOrder(this::join);
-		logger.info("Joined leader election at " + this.latchPath + " as " + this.participantId);
 	}
 
 	/** Standby and revoke at once, drain running work up to the drain timeout, then release the latch node. */
 	@Override
 	public void stop() {
-		Term held;
-		synchronized (this.monitor) {
-			if (!this.running) {
-				return;
-			}
-			this.running = false;
-			held = this.term;
+		if (!this.cycle.stop()) {
+			return;
 		}
-		revokeNow(LeadershipReason.SHUTDOWN);
-		try {
-			Future<?> released = this.announcer.submit(() -> {
-				boolean drained = drainListeners();
-				LatchSeat seat = this.seat;
-				if (held != null && drained && seat != null) {
-					seat.markReleased(held.version());
-				}
-				leave();
-			});
-			if (released != null) {
-				released.get(this.drainTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
-			}
+		if (this.ownsLease) {
+			leaseNow().close();
 		}
-		catch (Exception ex) {
-			logger.warn("Leadership of " + this.latchPath + " was not released in time; closing the latch anyway", ex);
-			leave();
-		}
-		finally {
-			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-			leaseNow().removeListener(this.leaseListener);
-			if (this.ownsLease) {
-				leaseNow().close();
-			}
-			this.announcer.shutdown();
-		}
+		this.announcer.shutdown();
 		logger.info("Left leader election at " + this.latchPath);
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.cycle.isRunning();
 	}
 
 	@Override
@@ -369,163 +268,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		return PHASE;
 	}
 
-	private void connectionStateChanged(ConnectionState state) {
-		// on Curator's connection-state thread, shared by every component: mark state, never wait here
-		switch (state) {
-			case CONNECTED, RECONNECTED -> inOrder(this::tryToLead);
-			case LOST -> {
-				revokeNow(LeadershipReason.SESSION_LOST);
-				// on the leadership thread, before any re-claim queued behind it: the old term's work ends first
-				inOrder(this::drainListeners);
-			}
-			default -> revokeNow(LeadershipReason.CONNECTION_SUSPENDED);
-		}
-	}
-
-	/** Stop acting as leader on the calling thread; listeners hear of it on the leadership thread. */
-	private void revokeNow(LeadershipReason reason) {
-		Term old;
-		synchronized (this.monitor) {
-			this.generation++;
-			old = this.term;
-			this.term = null;
-		}
-		if (old != null) {
-			logger.info("Leadership of " + this.latchPath + " revoked (epoch " + old.epoch() + ", " + reason + ")");
-			inOrder(() -> this.announcer.announceRevoked(old, reason));
-		}
-	}
-
-	/** On the leadership thread: confirm the latch's leadership in ZooKeeper and act on it. */
-	private void tryToLead() {
-		LatchSeat current = this.seat;
-		long expectedGeneration;
-		synchronized (this.monitor) {
-			if (!this.running || this.term != null || current == null || !current.latchLeads()) {
-				return;
-			}
-			expectedGeneration = this.generation;
-		}
-		SessionLease currentLease = leaseNow();
-		SessionLease.Stamp stamp = currentLease.beforeRequest();
-		LatchSeat.Claim claim;
-		try {
-			claim = current.claim(this.lastClaimVersion);
-			currentLease.replied(stamp);
-		}
-		catch (Exception ex) {
-			logger.warn("Could not confirm leadership of " + this.latchPath + "; will retry on reconnection: " + ex);
-			return;
-		}
-		if (claim == null) {
-			logger.info("Latch node under " + this.latchPath + " is gone or belongs to an ended session; re-joining");
-			drainListeners();
-			leave();
-			join();
-			return;
-		}
-		this.lastClaimVersion = claim.version();
-		if (claim.abruptPredecessor() != null) {
-			// a write by another instance since this one's last claim; held across this instance's own
-			// re-claims (which find their own write) until served in full
-			long notBefore = System.nanoTime() + this.takeoverDelay.toNanos();
-			if (!this.takeoverPending || notBefore - this.takeoverNotBefore > 0) {
-				this.takeoverNotBefore = notBefore;
-			}
-			this.takeoverPending = true;
-			logger.info("Previous leader " + claim.abruptPredecessor() + " of " + this.latchPath
-					+ " did not hand over gracefully");
-		}
-		if (this.takeoverPending && !awaitTakeoverDelay(expectedGeneration)) {
-			return;
-		}
-		Term granted = new Term(claim.path(), claim.epoch(), claim.version(), stamp.session());
-		synchronized (this.monitor) {
-			// the grant, too, asks the lease: the claim's reply must still be within the session's lease
-			if (!this.running || expectedGeneration != this.generation || !currentLease.isValidFor(stamp.session())) {
-				return;
-			}
-			this.term = granted;
-			this.takeoverPending = false;
-		}
-		watchNode(current, granted);
-		if (this.term == granted) {
-			this.announcer.announceGranted(granted);
-		}
-	}
-
-	/** Wait out the takeover delay on the leadership thread; false when leadership was revoked meanwhile. */
-	private boolean awaitTakeoverDelay(long expectedGeneration) {
-		long deadline = this.takeoverNotBefore;
-		if (deadline - System.nanoTime() <= 0) {
-			return true;
-		}
-		logger.info("Waiting " + Duration.ofNanos(deadline - System.nanoTime()) + " (zk.leader.takeover-delay) before "
-				+ "acting as leader of " + this.latchPath);
-		while (System.nanoTime() < deadline) {
-			synchronized (this.monitor) {
-				if (!this.running || expectedGeneration != this.generation) {
-					return false;
-				}
-			}
-			LockSupport.parkNanos(Math.min(deadline - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(10)));
-		}
-		return true;
-	}
-
-	private void watchNode(LatchSeat current, Term granted) {
-		Runnable onDeleted = () -> {
-			if (this.term == granted) {
-				revokeNow(LeadershipReason.NODE_LOST);
-				inOrder(() -> {
-					if (this.running && this.seat == current) {
-						leave();
-						join();
-					}
-				});
-			}
-		};
-		try {
-			if (!current.watchDeletion(granted.path(), onDeleted)) {
-				onDeleted.run();
-			}
-		}
-		catch (Exception ex) {
-			logger.debug("Could not watch latch node " + granted.path(), ex);
-		}
-	}
-
-	private void join() {
-		if (!this.running) {
-			return;
-		}
-		LatchSeat joined = new LatchSeat(this.client, this.latchPath, this.participantId, this.latchListener);
-		this.seat = joined;
-		try {
-			joined.start();
-		}
-		catch (Exception ex) {
-			logger.error("Could not join leader election at " + this.latchPath, ex);
-		}
-	}
-
-	private void leave() {
-		LatchSeat current = this.seat;
-		this.seat = null;
-		if (current != null) {
-			current.close();
-		}
-	}
-
-	private boolean drainListeners() {
-		return this.announcer.drain(this.drainTimeout);
-	}
-
-	private void inOrder(Runnable task) {
-		this.announcer.inOrder(task);
-	}
-
-	private SessionLease leaseNow() {
+	/** The session lease every grant, firing and leader-only call asks. */
+	SessionLease leaseNow() {
 		SessionLease current = this.lease;
 		if (current == null) {
 			throw new IllegalStateException("Leader election at " + this.latchPath + " has no session lease yet");
@@ -542,39 +286,14 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.calls.exit();
 	}
 
-	/**
-	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
-	 * time (and, for a job that requests recovery, the execution) in ZooKeeper fenced by this leadership;
-	 * 0 when this instance does not lead or the record failed.
-	 */
-	long startFiring(String trigger, long scheduledFireTimeMillis, @Nullable JobExecutionContext context) {
-		Term current = this.term;
-		long epoch = epoch();
-		if (current == null || epoch != current.epoch()) {
-			return 0;
-		}
-		List<CuratorOp> alsoCommit;
-		try {
-			alsoCommit = (context != null) ? this.inFlight.starting(epoch, context) : List.of();
-		}
-		catch (Exception ex) {
-			logger.warn("Could not prepare the in-flight record of " + trigger + "; the firing does not start: " + ex);
-			return 0;
-		}
-		if (!this.fireTimes.record(current, leaseNow(), trigger, scheduledFireTimeMillis, alsoCommit)) {
-			return 0;
-		}
-		return (epoch() == epoch) ? epoch : 0;
+	/** The term granted now, whether or not its lease is valid now; {@code null} while none. */
+	@Nullable Term term() {
+		return this.cycle.term();
 	}
 
-	/** The executions of jobs requesting recovery, recorded while they run. */
-	InFlightJobs inFlightJobs() {
-		return this.inFlight;
-	}
-
-	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
-	java.util.OptionalLong lastFireTime(String trigger) throws Exception {
-		return this.fireTimes.last(trigger);
+	/** The records this leader keeps in ZooKeeper, each write fenced by its leadership. */
+	LeaderRecords records() {
+		return this.records;
 	}
 
 	/**

@@ -65,6 +65,11 @@ class FireTimeHandoverTests {
 		assertThat(all).doesNotHaveDuplicates();
 		long lastOfA = runs.get("a").stream().mapToLong(Long::longValue).max().orElseThrow();
 		assertThat(runs.get("b")).allMatch((fireTime) -> fireTime > lastOfA);
+		// moved past the recorded fire time on b's grant, the startup trigger is not taken for a runtime one
+		CuratorFramework observer = zk.newClient();
+		if (observer.checkExists().forPath("/leader/fire-times.triggers") != null) {
+			assertThat(observer.getChildren().forPath("/leader/fire-times.triggers")).isEmpty();
+		}
 	}
 
 	private ZkLeaderElection instance(String id) throws Exception {

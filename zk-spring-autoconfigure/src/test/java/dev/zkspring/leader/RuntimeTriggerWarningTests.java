@@ -8,6 +8,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.quartz.CalendarIntervalScheduleBuilder;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
 import org.quartz.JobExecutionContext;
@@ -25,7 +26,10 @@ import dev.zkspring.test.ZooKeeperExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** A trigger scheduled at runtime on the leader is named in a warning: it will not survive failover. */
+/**
+ * A trigger scheduled at runtime on the leader that cannot be mirrored to ZooKeeper (here a calendar
+ * interval trigger) is named in a warning: it will not survive failover. Mirrored ones are not.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class RuntimeTriggerWarningTests {
 
@@ -33,7 +37,7 @@ class RuntimeTriggerWarningTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@Test
-	void warnsNamingATriggerScheduledAtRuntimeButNotOnesDefinedBeforeStartOrFiredOnce(CapturedOutput output)
+	void warnsNamingATriggerScheduledAtRuntimeThatCannotBeMirroredButNotOnesDefinedBeforeStartMirroredOrFiredOnce(CapturedOutput output)
 			throws Exception {
 		ZkLeaderElection election = new ZkLeaderElection(zk.newClient(), "/leader/runtime-" + UUID.randomUUID(),
 				() -> "a", Duration.ofSeconds(1), Duration.ZERO);
@@ -48,10 +52,16 @@ class RuntimeTriggerWarningTests {
 			election.start();
 			await().atMost(Duration.ofSeconds(5)).until(() -> election.isLeader() && scheduler.isStarted());
 			scheduler.triggerJob(JobKey.jobKey("at-startup"));
-			scheduler.scheduleJob(JobBuilder.newJob(NoJob.class).withIdentity("added").build(), hourly("added-later"));
+			scheduler.scheduleJob(JobBuilder.newJob(NoJob.class).withIdentity("added").build(),
+					TriggerBuilder.newTrigger().withIdentity("added-later")
+						.withSchedule(CalendarIntervalScheduleBuilder.calendarIntervalSchedule().withIntervalInHours(1))
+						.startAt(new Date(System.currentTimeMillis() + 3_600_000)).build());
+			scheduler.scheduleJob(JobBuilder.newJob(NoJob.class).withIdentity("mirrored").build(), hourly("mirrored"));
 
-			assertThat(output).contains("Trigger DEFAULT.added-later of job DEFAULT.added was scheduled at runtime")
+			assertThat(output).contains("Trigger DEFAULT.added-later of job DEFAULT.added was scheduled at runtime and "
+					+ "cannot be mirrored to ZooKeeper (only cron and simple triggers are mirrored, not CalendarIntervalTriggerImpl)")
 				.contains("will not survive a failover")
+				.doesNotContain("Trigger DEFAULT.mirrored")
 				.doesNotContain("Trigger DEFAULT.at-startup")
 				.doesNotContain("Trigger DEFAULT.MT_");
 		}

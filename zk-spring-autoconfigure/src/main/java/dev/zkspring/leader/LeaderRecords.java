@@ -1,0 +1,92 @@
+package dev.zkspring.leader;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.jspecify.annotations.Nullable;
+import org.quartz.JobExecutionContext;
+
+import dev.zkspring.leader.ZkLeaderElection.Term;
+
+/**
+ * What a leader keeps in ZooKeeper beside the latch node, every write fenced by its leadership: the
+ * last fire time per trigger ({@link FireTimes}), executions of jobs requesting recovery
+ * ({@link InFlightJobs}), and whatever else must commit only while it leads (runtime triggers).
+ */
+final class LeaderRecords {
+
+	private static final Log logger = LogFactory.getLog(LeaderRecords.class);
+
+	private final ZkLeaderElection election;
+
+	private final CuratorFramework client;
+
+	private final FireTimes fireTimes;
+
+	private final InFlightJobs inFlight;
+
+	LeaderRecords(ZkLeaderElection election, CuratorFramework client) {
+		this.election = election;
+		this.client = client;
+		this.fireTimes = new FireTimes(client, election.latchPath());
+		this.inFlight = new InFlightJobs(client, election.latchPath());
+	}
+
+	/**
+	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
+	 * time (and, for a job that requests recovery, the execution) in ZooKeeper fenced by this leadership;
+	 * 0 when this instance does not lead or the record failed.
+	 */
+	long startFiring(String trigger, long scheduledFireTimeMillis, @Nullable JobExecutionContext context) {
+		Term current = this.election.term();
+		long epoch = this.election.epoch();
+		if (current == null || epoch != current.epoch()) {
+			return 0;
+		}
+		List<CuratorOp> alsoCommit;
+		try {
+			alsoCommit = (context != null) ? this.inFlight.starting(epoch, context) : List.of();
+		}
+		catch (Exception ex) {
+			logger.warn("Could not prepare the in-flight record of " + trigger + "; the firing does not start: " + ex);
+			return 0;
+		}
+		if (!this.fireTimes.record(current, this.election.leaseNow(), trigger, scheduledFireTimeMillis, alsoCommit)) {
+			return 0;
+		}
+		return (this.election.epoch() == epoch) ? epoch : 0;
+	}
+
+	/**
+	 * Commit the operations only while this instance leads, in one transaction with its leadership's
+	 * fence; false when it does not lead or the fence was lost (a successor has claimed since).
+	 * @throws Exception when an operation failed, or ZooKeeper could not be asked
+	 */
+	boolean commitFenced(List<CuratorOp> operations) throws Exception {
+		Term current = this.election.term();
+		if (current == null || this.election.epoch() != current.epoch()) {
+			return false;
+		}
+		return this.fireTimes.commit(current, this.election.leaseNow(), operations);
+	}
+
+	/** The application's client, for the records kept beside the latch node. */
+	CuratorFramework client() {
+		return this.client;
+	}
+
+	/** The executions of jobs requesting recovery, recorded while they run. */
+	InFlightJobs inFlightJobs() {
+		return this.inFlight;
+	}
+
+	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
+	OptionalLong lastFireTime(String trigger) throws Exception {
+		return this.fireTimes.last(trigger);
+	}
+
+}

@@ -1,0 +1,267 @@
+package dev.zkspring.leader;
+
+import java.time.Duration;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
+
+import dev.zkspring.client.SessionLease;
+import dev.zkspring.leader.ZkLeaderElection.Term;
+
+/**
+ * The election's state machine: joins the latch, confirms its leadership in ZooKeeper (serving the
+ * takeover delay after an abrupt predecessor), grants a {@link Term} on the leadership thread, and
+ * revokes it at once on a lapsed lease, a suspended connection, a lost session or a lost latch node.
+ * Curator's threads only mark state and queue work; drains and re-joins run on the leadership thread.
+ */
+final class LeadershipCycle {
+
+	private static final Log logger = LogFactory.getLog(ZkLeaderElection.class);
+
+	private final ZkLeaderElection election;
+
+	private final CuratorFramework client;
+
+	private final String latchPath;
+
+	private final LeadershipAnnouncer announcer;
+
+	private final Duration drainTimeout;
+
+	private final LatchClaims claims;
+
+	private final SessionLease.Listener leaseListener = new SessionLease.Listener() {
+
+		@Override
+		public void lapsed() {
+			// on the lease's thread: mark state only; listeners hear of it on the leadership thread
+			revokeNow(LeadershipReason.SESSION_IN_DOUBT);
+		}
+
+		@Override
+		public void granted() {
+			inOrder(LeadershipCycle.this.claims::tryToLead);
+		}
+
+	};
+
+	private final Object monitor = new Object();
+
+	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
+
+	private final LeaderLatchListener latchListener = new LeaderLatchListener() {
+
+		@Override
+		public void isLeader() {
+			inOrder(LeadershipCycle.this.claims::tryToLead);
+		}
+
+		@Override
+		public void notLeader() {
+			// while disconnected, the connection listener revokes for the same state change, with its reason
+			if (LeadershipCycle.this.client.getZookeeperClient().isConnected()) {
+				revokeNow(LeadershipReason.NODE_LOST);
+			}
+		}
+
+	};
+
+	private volatile @Nullable Term term;
+
+	/** Bumped by every revocation, so a confirmation that raced with one is not committed. */
+	private long generation;
+
+	private volatile boolean running;
+
+	private volatile @Nullable LatchSeat seat;
+
+	LeadershipCycle(ZkLeaderElection election, CuratorFramework client, LeadershipAnnouncer announcer,
+			Duration drainTimeout, Duration takeoverDelay) {
+		this.election = election;
+		this.client = client;
+		this.latchPath = election.latchPath();
+		this.announcer = announcer;
+		this.drainTimeout = drainTimeout;
+		this.claims = new LatchClaims(this, announcer, takeoverDelay);
+	}
+
+	/** The current leadership, whether or not its lease is valid now; {@code null} while none. */
+	@Nullable Term term() {
+		return this.term;
+	}
+
+	@Nullable LatchSeat seat() {
+		return this.seat;
+	}
+
+	boolean isRunning() {
+		return this.running;
+	}
+
+	String latchPath() {
+		return this.latchPath;
+	}
+
+	SessionLease lease() {
+		return this.election.leaseNow();
+	}
+
+	/**
+	 * Listen, then join the latch.
+	 * @param prepare run first, under the monitor, when not running yet
+	 * @return false when already running
+	 */
+	boolean start(Runnable prepare) {
+		synchronized (this.monitor) {
+			if (this.running) {
+				return false;
+			}
+			prepare.run();
+			this.announcer.start();
+			// listen before anything is read, so no state change can fall between a read and the listener
+			this.client.getConnectionStateListenable().addListener(this.connectionListener);
+			lease().addListener(this.leaseListener);
+			this.running = true;
+		}
+		inOrder(this::join);
+		return true;
+	}
+
+	/**
+	 * Standby and revoke at once, drain running work up to the drain timeout, then release the latch
+	 * node (with the release mark only when drained) and stop listening.
+	 * @return false when not running
+	 */
+	boolean stop() {
+		Term held;
+		synchronized (this.monitor) {
+			if (!this.running) {
+				return false;
+			}
+			this.running = false;
+			held = this.term;
+		}
+		revokeNow(LeadershipReason.SHUTDOWN);
+		try {
+			Future<?> released = this.announcer.submit(() -> {
+				boolean drained = drainListeners();
+				LatchSeat current = this.seat;
+				if (held != null && drained && current != null) {
+					current.markReleased(held.version());
+				}
+				leave();
+			});
+			if (released != null) {
+				released.get(this.drainTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+			}
+		}
+		catch (Exception ex) {
+			logger.warn("Leadership of " + this.latchPath + " was not released in time; closing the latch anyway", ex);
+			leave();
+		}
+		finally {
+			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+			lease().removeListener(this.leaseListener);
+		}
+		return true;
+	}
+
+	private void connectionStateChanged(ConnectionState state) {
+		// on Curator's connection-state thread, shared by every component: mark state, never wait here
+		switch (state) {
+			case CONNECTED, RECONNECTED -> inOrder(this.claims::tryToLead);
+			case LOST -> {
+				revokeNow(LeadershipReason.SESSION_LOST);
+				// on the leadership thread, before any re-claim queued behind it: the old term's work ends first
+				inOrder(this::drainListeners);
+			}
+			default -> revokeNow(LeadershipReason.CONNECTION_SUSPENDED);
+		}
+	}
+
+	/** Stop acting as leader on the calling thread; listeners hear of it on the leadership thread. */
+	void revokeNow(LeadershipReason reason) {
+		Term old;
+		synchronized (this.monitor) {
+			this.generation++;
+			old = this.term;
+			this.term = null;
+		}
+		if (old != null) {
+			logger.info("Leadership of " + this.latchPath + " revoked (epoch " + old.epoch() + ", " + reason + ")");
+			inOrder(() -> this.announcer.announceRevoked(old, reason));
+		}
+	}
+
+	/**
+	 * For a claim, on the leadership thread: the generation to commit a grant under, or -1 when this
+	 * instance should not claim now (not running, leading already, or its latch does not lead).
+	 */
+	long claimableGeneration(LatchSeat current) {
+		synchronized (this.monitor) {
+			if (!this.running || this.term != null || !current.latchLeads()) {
+				return -1;
+			}
+			return this.generation;
+		}
+	}
+
+	/** Whether no revocation happened since the given generation, and the election still runs. */
+	boolean isCurrent(long expectedGeneration) {
+		synchronized (this.monitor) {
+			return this.running && expectedGeneration == this.generation;
+		}
+	}
+
+	/**
+	 * Commit a confirmed claim as the current term, unless revoked meanwhile or the claim's reply is no
+	 * longer within the session's lease: the grant, too, asks the lease.
+	 */
+	boolean grant(Term granted, long expectedGeneration, SessionLease lease) {
+		synchronized (this.monitor) {
+			if (!this.running || expectedGeneration != this.generation || !lease.isValidFor(granted.session())) {
+				return false;
+			}
+			this.term = granted;
+			return true;
+		}
+	}
+
+	void join() {
+		if (!this.running) {
+			return;
+		}
+		LatchSeat joined = new LatchSeat(this.client, this.latchPath, this.election.participantId(), this.latchListener);
+		this.seat = joined;
+		try {
+			joined.start();
+		}
+		catch (Exception ex) {
+			logger.error("Could not join leader election at " + this.latchPath, ex);
+		}
+	}
+
+	void leave() {
+		LatchSeat current = this.seat;
+		this.seat = null;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+	boolean drainListeners() {
+		return this.announcer.drain(this.drainTimeout);
+	}
+
+	void inOrder(Runnable task) {
+		this.announcer.inOrder(task);
+	}
+
+}

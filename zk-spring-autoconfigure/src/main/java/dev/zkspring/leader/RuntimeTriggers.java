@@ -1,0 +1,292 @@
+package dev.zkspring.leader;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
+import org.quartz.listeners.SchedulerListenerSupport;
+
+import org.springframework.util.ClassUtils;
+
+import dev.zkspring.client.OwnedPaths;
+
+/**
+ * Triggers scheduled at runtime on the leader ({@code scheduler.scheduleJob(...)} after the scheduler
+ * first started), mirrored into ZooKeeper ({@code {latch}.triggers/{trigger key}}, a {@link TriggerRecord})
+ * by writes fenced by the leadership, so a successor schedules them again on its grant. Unscheduling or
+ * deleting the job, or the trigger's completion, removes the record. Triggers the scheduler had when it
+ * first started, one-shot triggers due at once ({@code triggerJob}) and recoveries are not mirrored; a
+ * trigger that cannot be (another type, data that is not a string, boolean or number), or one scheduled
+ * on an instance that does not lead, is named in a warning: it does not survive a failover.
+ */
+final class RuntimeTriggers extends SchedulerListenerSupport {
+
+	private static final Log logger = LogFactory.getLog(RuntimeTriggers.class);
+
+	/** A trigger whose last fire time is at most this far ahead is a one-shot run now, as {@code triggerJob}. */
+	private static final long ONE_SHOT_SLACK_MILLIS = 1_000;
+
+	private static final boolean JSON_PRESENT = ClassUtils.isPresent("tools.jackson.databind.json.JsonMapper",
+			RuntimeTriggers.class.getClassLoader());
+
+	private final Scheduler scheduler;
+
+	private final ZkLeaderElection election;
+
+	private final String root;
+
+	/** The triggers and jobs the scheduler had when it first started; {@code null} before. */
+	private volatile @Nullable Set<TriggerKey> startupTriggers;
+
+	private volatile Set<JobKey> startupJobs = Set.of();
+
+	/** Triggers of this scheduler with a record: mirrored here, or scheduled from a record. */
+	private final Set<TriggerKey> mirrored = ConcurrentHashMap.newKeySet();
+
+	/** The thread doing a grant's scheduling work, which is not mirrored back. */
+	private volatile @Nullable Thread restoring;
+
+	RuntimeTriggers(Scheduler scheduler, ZkLeaderElection election) {
+		this.scheduler = scheduler;
+		this.election = election;
+		this.root = election.latchPath() + ".triggers";
+	}
+
+	@Override
+	public void schedulerStarted() {
+		captureStartup(null);
+	}
+
+	/** Note what the scheduler has at its first start, or once the election runs (on a standby), but one trigger. */
+	private synchronized void captureStartup(@Nullable TriggerKey except) {
+		if (this.startupTriggers == null) {
+			try {
+				this.startupJobs = Set.copyOf(this.scheduler.getJobKeys(GroupMatcher.anyJobGroup()));
+				Set<TriggerKey> triggers = new HashSet<>(this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup()));
+				triggers.remove(except);
+				this.startupTriggers = Set.copyOf(triggers);
+			}
+			catch (SchedulerException ex) {
+				this.startupTriggers = Set.of();
+			}
+		}
+	}
+
+	@Override
+	public void jobScheduled(Trigger trigger) {
+		TriggerKey key = trigger.getKey();
+		if (this.restoring == Thread.currentThread() || (!this.mirrored.contains(key) && !scheduledAtRuntime(trigger))) {
+			return;
+		}
+		String lost = "; it lives in this instance's memory only and will not survive a failover of "
+				+ this.election.latchPath();
+		if (!this.election.isLeader()) {
+			logger.warn("Trigger " + key + " of job " + trigger.getJobKey() + " was scheduled at runtime on an instance "
+					+ "that does not lead: it runs only if this instance leads, and is not mirrored to ZooKeeper" + lost
+					+ ". Schedule it on the leader, or define it at startup on every instance (a Trigger bean).");
+			return;
+		}
+		if (!JSON_PRESENT) {
+			logger.warn("Trigger " + key + " of job " + trigger.getJobKey() + " was scheduled at runtime and is not "
+					+ "mirrored to ZooKeeper: Jackson (tools.jackson.core:jackson-databind) is not on the classpath" + lost);
+			return;
+		}
+		try {
+			JobKey jobKey = trigger.getJobKey();
+			JobDetail job = this.startupJobs.contains(jobKey) ? null : this.scheduler.getJobDetail(jobKey);
+			byte[] data = TriggerRecord.encode(trigger, job);
+			CuratorFramework client = this.election.records().client();
+			OwnedPaths.ensure(client, this.root);
+			String node = node(key);
+			boolean written;
+			try {
+				written = this.election.records().commitFenced(List.of(client.transactionOp().setData().forPath(node, data)));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				written = this.election.records().commitFenced(List.of(client.transactionOp().create().forPath(node, data)));
+			}
+			if (!written) {
+				logger.warn("Trigger " + key + " was scheduled at runtime while this instance's leadership ended: it "
+						+ "is not mirrored to ZooKeeper" + lost);
+				return;
+			}
+			this.mirrored.add(key);
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Trigger " + key + " of job " + trigger.getJobKey() + " was scheduled at runtime and cannot "
+					+ "be mirrored to ZooKeeper (" + ex.getMessage() + ")" + lost
+					+ ". Use a cron or simple trigger with string, boolean or number data, or define it at startup.");
+		}
+		catch (Exception ex) {
+			logger.warn("Could not mirror trigger " + key + " to " + this.root + lost + ": " + ex);
+		}
+	}
+
+	@Override
+	public void jobUnscheduled(TriggerKey key) {
+		// rescheduleJob tells of an unscheduling too, the new trigger already in place: jobScheduled follows
+		if (this.mirrored.contains(key) && !exists(key)) {
+			remove(key);
+		}
+	}
+
+	@Override
+	public void triggerFinalized(Trigger trigger) {
+		if (this.mirrored.contains(trigger.getKey())) {
+			remove(trigger.getKey());
+		}
+	}
+
+	/**
+	 * On grant, before the scheduler starts: restore the recorded triggers, then do the grant's other
+	 * scheduling work (fire-time moves, recoveries), none of it mirrored back as runtime scheduling.
+	 */
+	void granting(GrantWork work) throws SchedulerException {
+		this.restoring = Thread.currentThread();
+		try {
+			restore();
+			work.run();
+		}
+		finally {
+			this.restoring = null;
+		}
+	}
+
+	/**
+	 * Schedule each recorded trigger this scheduler lacks (adding its job when recorded and absent), and
+	 * drop mirrored triggers whose record another leader removed. A record that cannot be used is named
+	 * in a warning and skipped.
+	 */
+	private void restore() {
+		if (!JSON_PRESENT) {
+			return;
+		}
+		try {
+			CuratorFramework client = this.election.records().client();
+			OwnedPaths.ensure(client, this.root);
+			Set<TriggerKey> recorded = new HashSet<>();
+			for (String name : client.getChildren().forPath(this.root)) {
+				TriggerKey key = restore(client, this.root + "/" + name);
+				if (key != null) {
+					recorded.add(key);
+					this.mirrored.add(key);
+				}
+			}
+			for (TriggerKey key : Set.copyOf(this.mirrored)) {
+				if (!recorded.contains(key)) {
+					this.mirrored.remove(key);
+					this.scheduler.unscheduleJob(key);
+					logger.info("Trigger " + key + " was unscheduled by another leader of " + this.election.latchPath());
+				}
+			}
+		}
+		catch (Exception ex) {
+			logger.warn("Could not read the triggers scheduled at runtime from " + this.root
+					+ "; they do not run on this leader: " + ex);
+		}
+	}
+
+	private @Nullable TriggerKey restore(CuratorFramework client, String node) throws Exception {
+		TriggerRecord.Decoded decoded;
+		try {
+			decoded = TriggerRecord.decode(client.getData().forPath(node), ClassUtils.getDefaultClassLoader());
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Deploy the job class on "
+					+ "every instance, or delete the znode (the trigger is then gone); the other triggers run.");
+			return null;
+		}
+		Trigger trigger = decoded.trigger();
+		try {
+			if (this.scheduler.checkExists(trigger.getKey())) {
+				return trigger.getKey();
+			}
+			if (this.scheduler.checkExists(trigger.getJobKey()) || decoded.job() == null) {
+				this.scheduler.scheduleJob(trigger);
+			}
+			else {
+				this.scheduler.scheduleJob(decoded.job(), trigger);
+			}
+			logger.info("Scheduled trigger " + trigger.getKey() + " of job " + trigger.getJobKey() + " from " + node
+					+ ", scheduled at runtime by a previous leader");
+			return trigger.getKey();
+		}
+		catch (SchedulerException ex) {
+			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Define job "
+					+ trigger.getJobKey() + " on every instance, or delete the znode; the other triggers run.");
+			return null;
+		}
+	}
+
+	private void remove(TriggerKey key) {
+		this.mirrored.remove(key);
+		try {
+			CuratorFramework client = this.election.records().client();
+			if (!this.election.records().commitFenced(List.of(client.transactionOp().delete().forPath(node(key))))) {
+				logger.warn("Trigger " + key + " was removed while this instance does not lead: its record in " + this.root
+						+ " stays and the next leader schedules it again. Unschedule it on the leader.");
+			}
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// already gone
+		}
+		catch (Exception ex) {
+			logger.warn("Could not remove the record of trigger " + key + " from " + this.root
+					+ "; the next leader may schedule it again: " + ex);
+		}
+	}
+
+	private boolean scheduledAtRuntime(Trigger trigger) {
+		if (this.startupTriggers == null && this.election.isRunning()) {
+			// a standby's scheduler starts only when it leads: what it had when the election started counts
+			captureStartup(trigger.getKey());
+		}
+		Set<TriggerKey> startup = this.startupTriggers;
+		if (startup == null || startup.contains(trigger.getKey())
+				|| Scheduler.DEFAULT_RECOVERY_GROUP.equals(trigger.getKey().getGroup())) {
+			return false;
+		}
+		Date lastFire = trigger.getFinalFireTime();
+		return lastFire == null || lastFire.getTime() > System.currentTimeMillis() + ONE_SHOT_SLACK_MILLIS;
+	}
+
+	private boolean exists(TriggerKey key) {
+		try {
+			return this.scheduler.checkExists(key);
+		}
+		catch (SchedulerException ex) {
+			return false;
+		}
+	}
+
+	private String node(TriggerKey key) {
+		return this.root + "/" + URLEncoder.encode(key.toString(), StandardCharsets.UTF_8);
+	}
+
+	/** Scheduling work done on a grant. */
+	interface GrantWork {
+
+		void run() throws SchedulerException;
+
+	}
+
+}
