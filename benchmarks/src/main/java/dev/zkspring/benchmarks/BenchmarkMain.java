@@ -11,7 +11,8 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * Runs every scenario against one in-process ZooKeeper and writes the results.
  * Arguments: {@code --quick} for the smoke check, {@code --locks-only} for the lock scenarios alone,
  * {@code --lock-ab=JAR} (with {@code --lock-ab-label=TEXT}) to measure {@code @ZkLock} against an earlier
- * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh),
+ * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
+ * for that comparison alone),
  * {@code --out=FILE} (default benchmarks/RESULTS.md).
  */
 public final class BenchmarkMain {
@@ -36,13 +37,15 @@ public final class BenchmarkMain {
 			}
 			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
 					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
-			new LockBenchmarks(clients, server.port(), harness, report, locks).run();
 			String abJar = option(arguments, "--lock-ab=", null);
+			if (abJar == null || !arguments.contains("--lock-ab-only")) {
+				new LockBenchmarks(clients, server.port(), harness, report, locks).run();
+			}
 			if (abJar != null) {
 				new LockAbBenchmark(clients, harness, report, Path.of(abJar),
 						option(arguments, "--lock-ab-label=", "earlier build")).run();
 			}
-			if (arguments.contains("--locks-only")) {
+			if (arguments.contains("--locks-only") || arguments.contains("--lock-ab-only")) {
 				report.write(out, settings);
 				System.out.println("Wrote " + out.toAbsolutePath());
 				System.exit(0);

@@ -16,6 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class LockAbBenchmark {
 
+	/** This build again, loaded the ordinary way: what the class loaders of the other two rows cost, if anything. */
+	private static final String DIRECT = "zk-spring @ZkLock, this build, application class loader";
+
 	private final String connectString;
 
 	private final Clients clients;
@@ -50,6 +53,8 @@ final class LockAbBenchmark {
 			Map<String, Contender> uncontended = new LinkedHashMap<>();
 			uncontended.put(this.current, single(this.current, now.open(this.connectString, 1, "ab-uncontended-new")));
 			uncontended.put(this.previous, single(this.previous, before.open(this.connectString, 1, "ab-uncontended-old")));
+			LockLibrary.Locks direct = ZkSpringLocks.ANNOTATION.open(this.clients.connect());
+			uncontended.put(DIRECT, LockBenchmarks.contender(DIRECT, () -> direct.acquireRelease("ab-uncontended-direct")));
 			LockLibrary.Locks raw = LockLibrary.RAW_CURATOR.open(this.clients.connect());
 			uncontended.put(LockLibrary.RAW_CURATOR.name(),
 					LockBenchmarks.contender(LockLibrary.RAW_CURATOR.name(), () -> raw.acquireRelease("ab-uncontended")));
