@@ -10,6 +10,9 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
 /**
  * Runs every scenario against one in-process ZooKeeper and writes the results.
  * Arguments: {@code --quick} for the smoke check, {@code --locks-only} for the lock scenarios alone,
+ * {@code --lock-ab=JAR} (with {@code --lock-ab-label=TEXT}) to measure {@code @ZkLock} against an earlier
+ * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
+ * for that comparison alone),
  * {@code --out=FILE} (default benchmarks/RESULTS.md).
  */
 public final class BenchmarkMain {
@@ -20,11 +23,7 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		List<String> arguments = Arrays.asList(args);
 		Settings settings = arguments.contains("--quick") ? Settings.quickRun() : Settings.fullRun();
-		Path out = Path.of(arguments.stream()
-			.filter((a) -> a.startsWith("--out="))
-			.map((a) -> a.substring("--out=".length()))
-			.findFirst()
-			.orElse("benchmarks/RESULTS.md"));
+		Path out = Path.of(option(arguments, "--out=", "benchmarks/RESULTS.md"));
 		long started = System.nanoTime();
 		Report report = new Report();
 		Harness harness = new Harness(settings);
@@ -38,8 +37,15 @@ public final class BenchmarkMain {
 			}
 			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
 					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
-			new LockBenchmarks(clients, harness, report, locks).run();
-			if (arguments.contains("--locks-only")) {
+			String abJar = option(arguments, "--lock-ab=", null);
+			if (abJar == null || !arguments.contains("--lock-ab-only")) {
+				new LockBenchmarks(clients, server.port(), harness, report, locks).run();
+			}
+			if (abJar != null) {
+				new LockAbBenchmark(clients, harness, report, Path.of(abJar),
+						option(arguments, "--lock-ab-label=", "earlier build")).run();
+			}
+			if (arguments.contains("--locks-only") || arguments.contains("--lock-ab-only")) {
 				report.write(out, settings);
 				System.out.println("Wrote " + out.toAbsolutePath());
 				System.exit(0);
@@ -53,6 +59,14 @@ public final class BenchmarkMain {
 		report.write(out, settings);
 		System.out.println("Wrote " + out.toAbsolutePath());
 		System.exit(0);
+	}
+
+	private static String option(List<String> arguments, String prefix, String fallback) {
+		return arguments.stream()
+			.filter((a) -> a.startsWith(prefix))
+			.map((a) -> a.substring(prefix.length()))
+			.findFirst()
+			.orElse(fallback);
 	}
 
 }

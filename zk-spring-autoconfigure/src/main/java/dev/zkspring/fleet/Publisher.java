@@ -27,6 +27,9 @@ final class Publisher implements CuratorWatcher {
 
 	private static final int RECHECKS = 20;
 
+	/** The least time between writes that {@link #requestPaced()} asks for. */
+	static final long PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
 	private final CuratorFramework client;
 
 	private final DocumentSource source;
@@ -40,6 +43,11 @@ final class Publisher implements CuratorWatcher {
 	private final AtomicBoolean queued = new AtomicBoolean();
 
 	private final AtomicInteger rechecksLeft = new AtomicInteger();
+
+	private final AtomicBoolean pacedQueued = new AtomicBoolean();
+
+	/** When the last write started ({@link System#nanoTime()}). */
+	private volatile long lastWriteNanos = System.nanoTime() - PACE_NANOS;
 
 	private volatile @Nullable FleetNode node;
 
@@ -68,6 +76,31 @@ final class Publisher implements CuratorWatcher {
 		queue();
 	}
 
+	/**
+	 * Write the node again, but no sooner than {@link #PACE_NANOS} after the last write started: for
+	 * sources that change at the rate of lock calls. A write on the same session and server per call would
+	 * queue ahead of the locks' own requests; paced, a busy key costs a few writes a second, and the
+	 * write that follows a burst still carries the state as it is then.
+	 */
+	void requestPaced() {
+		this.rechecksLeft.set(RECHECKS);
+		long wait = this.lastWriteNanos + PACE_NANOS - System.nanoTime();
+		if (wait <= 0) {
+			queue();
+		}
+		else if (this.running && this.pacedQueued.compareAndSet(false, true)) {
+			try {
+				this.thread.schedule(() -> {
+					this.pacedQueued.set(false);
+					queue();
+				}, wait, TimeUnit.NANOSECONDS);
+			}
+			catch (RuntimeException ex) {
+				this.pacedQueued.set(false);
+			}
+		}
+	}
+
 	@Override
 	public void process(WatchedEvent event) {
 		// a context node changed (or its watch ended with the session): look at it again
@@ -87,6 +120,7 @@ final class Publisher implements CuratorWatcher {
 
 	private void write() {
 		this.queued.set(false);
+		this.lastWriteNanos = System.nanoTime();
 		FleetNode node = this.node;
 		if (!this.running || node == null || !this.client.getZookeeperClient().isConnected()) {
 			// a reconnection requests a write

@@ -38,7 +38,8 @@ import dev.zkspring.refresh.ZkRefreshedEvent;
  * The fleet view, so an operator can tell whether a configuration change reached every instance or
  * was refused somewhere, who leads and who holds which keys. This instance publishes its own state in
  * an ephemeral node {@code {root}/{instance id}} on the application's session, rewritten when that
- * state changes (never on a timer), re-created under a new session, deleted on stop;
+ * state changes (never on a timer; after lock calls at most every 250 ms, so the writes do not queue
+ * ahead of the locks' own requests), re-created under a new session, deleted on stop;
  * {@link #instances()} reads every live instance's node. Nodes name znodes, versions and keys, never
  * configuration values.
  */
@@ -171,14 +172,14 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	@Override
 	public void acquired(String name, ZkLock.Mode mode, Duration waited) {
-		this.publisher.request();
+		this.publisher.requestPaced();
 	}
 
 	@Override
 	public void released(String name, ZkLock.Mode mode, Duration held) {
 		long now = this.clock.millis();
 		this.recent.add("lock", name, now - held.toMillis(), now);
-		this.publisher.request();
+		this.publisher.requestPaced();
 	}
 
 	@Override
