@@ -18,6 +18,7 @@ import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.spi.MutableTrigger;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -122,7 +123,14 @@ final class TriggerRecord {
 			JsonNode job = root.get("job");
 			return new Decoded(trigger, (job != null && !job.isNull()) ? job(job, trigger, classLoader) : null);
 		}
+		catch (StreamReadException ex) {
+			// the parser's own message can quote the document (job data): only the position is kept
+			var at = ex.getLocation();
+			throw new IllegalArgumentException("malformed JSON at " + ((at != null)
+					? "line " + at.getLineNr() + ", column " + at.getColumnNr() : "an unknown position"));
+		}
 		catch (JacksonException ex) {
+			// a missing or mistyped member: the message names the member
 			throw new IllegalArgumentException(ex.getOriginalMessage(), ex);
 		}
 		catch (IllegalArgumentException ex) {

@@ -103,4 +103,12 @@ class TriggerRecordTests {
 			.withMessageContaining("job class java.lang.String does not implement org.quartz.Job");
 	}
 
+	@Test
+	void aMalformedRecordIsNamedByPositionWithoutQuotingItsData() {
+		byte[] malformed = "{\"format\": 1, \"data\": {\"password\": s3cr3t-value}}".getBytes(StandardCharsets.UTF_8);
+		assertThatIllegalArgumentException().isThrownBy(() -> TriggerRecord.decode(malformed, this.loader))
+			.withMessageStartingWith("malformed JSON at line 1, column")
+			.withMessageNotContaining("s3cr3t");
+	}
+
 }
