@@ -87,6 +87,11 @@ final class FireTimes {
 		return lease.isValidFor(term.session());
 	}
 
+	/** The operation deleting the trigger's record, for a trigger that will never fire again anywhere. */
+	CuratorOp forget(String trigger) throws Exception {
+		return this.client.transactionOp().delete().forPath(node(trigger));
+	}
+
 	/** The last fire time any leader started for the trigger, if one was recorded. */
 	OptionalLong last(String trigger) throws Exception {
 		// the records decide which fire times run: nobody else may write beside them

@@ -74,6 +74,23 @@ final class LeaderRecords {
 		return this.fireTimes.commit(current, this.election.leaseNow(), operations);
 	}
 
+	/**
+	 * Delete the fire-time record of a trigger no other instance has and that will not fire again (a
+	 * finished or unscheduled runtime trigger, a one-shot {@code triggerJob} run, a recovery), so records
+	 * do not pile up; fenced like every write, and left in place when this instance does not lead.
+	 */
+	void forgetFireTime(String trigger) {
+		try {
+			commitFenced(List.of(this.fireTimes.forget(trigger)));
+		}
+		catch (org.apache.zookeeper.KeeperException.NoNodeException ex) {
+			// never fired, or already gone
+		}
+		catch (Exception ex) {
+			logger.debug("Could not delete the fire-time record of " + trigger + ": " + ex);
+		}
+	}
+
 	/** The application's client, for the records kept beside the latch node. */
 	CuratorFramework client() {
 		return this.client;

@@ -80,6 +80,8 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 				this.startupJobs = Set.copyOf(this.scheduler.getJobKeys(GroupMatcher.anyJobGroup()));
 				Set<TriggerKey> triggers = new HashSet<>(this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup()));
 				triggers.remove(except);
+				// a grant schedules recoveries before the scheduler first starts: they are no startup triggers
+				triggers.removeIf((key) -> Scheduler.DEFAULT_RECOVERY_GROUP.equals(key.getGroup()));
 				this.startupTriggers = Set.copyOf(triggers);
 			}
 			catch (SchedulerException ex) {
@@ -141,15 +143,27 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 	@Override
 	public void jobUnscheduled(TriggerKey key) {
 		// rescheduleJob tells of an unscheduling too, the new trigger already in place: jobScheduled follows
-		if (this.mirrored.contains(key) && !exists(key)) {
-			remove(key);
+		if (!exists(key)) {
+			gone(key);
 		}
 	}
 
 	@Override
 	public void triggerFinalized(Trigger trigger) {
-		if (this.mirrored.contains(trigger.getKey())) {
-			remove(trigger.getKey());
+		gone(trigger.getKey());
+	}
+
+	/** A trigger will not fire again here: drop its records unless every instance has it from startup. */
+	private void gone(TriggerKey key) {
+		boolean mirroredHere = this.mirrored.contains(key);
+		if (mirroredHere) {
+			remove(key);
+		}
+		Set<TriggerKey> startup = this.startupTriggers;
+		// a startup trigger's record tells a successor, whose own copy never advanced, that it is done
+		boolean everyInstanceHasIt = !mirroredHere && (startup == null || startup.contains(key));
+		if (!everyInstanceHasIt && this.election.isLeader()) {
+			this.election.records().forgetFireTime(key.toString());
 		}
 	}
 

@@ -94,6 +94,11 @@ class JobRecoveryTests {
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> runs.contains("b recovering recoverable"));
 		assertThat(runs).containsExactly("a fresh recoverable", "b recovering recoverable");
+		// the recovery's one-shot trigger fires nowhere again: its fire-time record does not stay behind
+		CuratorFramework observer = zk.newClient();
+		await().atMost(Duration.ofSeconds(5)).until(() -> observer.getChildren().forPath(this.latchPath + ".fire-times")
+			.stream()
+			.noneMatch((name) -> name.contains("recover-")));
 	}
 
 	private Scheduler instance(String id, CuratorFramework client) throws Exception {

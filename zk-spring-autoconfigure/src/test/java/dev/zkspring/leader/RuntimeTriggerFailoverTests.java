@@ -115,6 +115,21 @@ class RuntimeTriggerFailoverTests {
 	}
 
 	@Test
+	void finishedRuntimeAndOneShotTriggersLeaveNoFireTimeRecordBehind() throws Exception {
+		this.schedulerOfA.addJob(JobBuilder.newJob(RuntimeJob.class).withIdentity("manual").storeDurably().build(), false);
+		this.schedulerOfA.triggerJob(JobKey.jobKey("manual"));
+		this.schedulerOfA.scheduleJob(JobBuilder.newJob(RuntimeJob.class).withIdentity("twice").build(),
+				TriggerBuilder.newTrigger().withIdentity("twice").startAt(new Date(System.currentTimeMillis() + 300))
+					.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(200).withRepeatCount(1))
+					.build());
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> count("a", "twice") == 2 && runs.stream().anyMatch((run) -> run.trigger().startsWith("MT_")));
+
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> fireTimeRecords().stream().noneMatch((name) -> name.contains("MT_") || name.contains("twice")));
+	}
+
+	@Test
 	void anUnscheduledTriggerDoesNotComeBackOnTheSuccessor() throws Exception {
 		scheduleAtRuntime(this.schedulerOfA);
 		await().atMost(Duration.ofSeconds(5)).until(() -> count("a", "simple") >= 1);
@@ -183,6 +198,12 @@ class RuntimeTriggerFailoverTests {
 			.startAt(new Date((now / 300 + 1) * 300))
 			.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(300).repeatForever())
 			.build());
+	}
+
+	/** The names of the fire-time records in ZooKeeper. */
+	private List<String> fireTimeRecords() throws Exception {
+		String root = this.latchPath + ".fire-times";
+		return (this.clientOfA.checkExists().forPath(root) != null) ? this.clientOfA.getChildren().forPath(root) : List.of();
 	}
 
 	/** The names of the trigger records in ZooKeeper; none before the first is written. */
