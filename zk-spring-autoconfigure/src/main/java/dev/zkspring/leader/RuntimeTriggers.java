@@ -62,10 +62,13 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 	/** The thread doing a grant's scheduling work, which is not mirrored back. */
 	private volatile @Nullable Thread restoring;
 
+	private final TriggerRestore restore;
+
 	RuntimeTriggers(Scheduler scheduler, ZkLeaderElection election) {
 		this.scheduler = scheduler;
 		this.election = election;
 		this.root = election.latchPath() + ".triggers";
+		this.restore = new TriggerRestore(scheduler, election, this.root, this.mirrored, JSON_PRESENT);
 	}
 
 	@Override
@@ -174,80 +177,11 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 	void granting(GrantWork work) throws SchedulerException {
 		this.restoring = Thread.currentThread();
 		try {
-			restore();
+			this.restore.run();
 			work.run();
 		}
 		finally {
 			this.restoring = null;
-		}
-	}
-
-	/**
-	 * Schedule each recorded trigger this scheduler lacks (adding its job when recorded and absent), and
-	 * drop mirrored triggers whose record another leader removed. A record that cannot be used is named
-	 * in a warning and skipped.
-	 */
-	private void restore() {
-		if (!JSON_PRESENT) {
-			return;
-		}
-		try {
-			CuratorFramework client = this.election.records().client();
-			OwnedPaths.ensure(client, this.root);
-			Set<TriggerKey> recorded = new HashSet<>();
-			for (String name : client.getChildren().forPath(this.root)) {
-				TriggerKey key = restore(client, this.root + "/" + name);
-				if (key != null) {
-					recorded.add(key);
-					this.mirrored.add(key);
-				}
-			}
-			for (TriggerKey key : Set.copyOf(this.mirrored)) {
-				if (!recorded.contains(key)) {
-					this.mirrored.remove(key);
-					this.scheduler.unscheduleJob(key);
-					logger.info("Trigger " + key + " was unscheduled by another leader of " + this.election.latchPath());
-				}
-			}
-		}
-		catch (Exception ex) {
-			logger.warn("Could not read the triggers scheduled at runtime from " + this.root
-					+ "; they do not run on this leader: " + ex);
-		}
-	}
-
-	private @Nullable TriggerKey restore(CuratorFramework client, String node) throws Exception {
-		TriggerRecord.Decoded decoded;
-		try {
-			decoded = TriggerRecord.decode(client.getData().forPath(node), ClassUtils.getDefaultClassLoader());
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return null;
-		}
-		catch (IllegalArgumentException ex) {
-			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Deploy the job class on "
-					+ "every instance, or delete the znode (the trigger is then gone); the other triggers run.");
-			return null;
-		}
-		Trigger trigger = decoded.trigger();
-		try {
-			if (this.scheduler.checkExists(trigger.getKey())) {
-				return trigger.getKey();
-			}
-			if (this.scheduler.checkExists(trigger.getJobKey()) || decoded.job() == null) {
-				this.scheduler.scheduleJob(trigger);
-			}
-			else {
-				this.scheduler.scheduleJob(decoded.job(), trigger);
-			}
-			logger.info("Scheduled trigger " + trigger.getKey() + " of job " + trigger.getJobKey() + " from " + node
-					+ ", scheduled at runtime by a previous leader");
-			return trigger.getKey();
-		}
-		catch (SchedulerException ex) {
-			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Define job "
-					+ trigger.getJobKey() + " on every instance, or delete the znode; the other triggers run.");
-			return null;
 		}
 	}
 

@@ -1,0 +1,117 @@
+package dev.zkspring.leader;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+
+import org.springframework.util.ClassUtils;
+
+import dev.zkspring.client.OwnedPaths;
+
+/**
+ * On a grant, the other half of {@link RuntimeTriggers}: schedules the triggers previous leaders
+ * recorded at runtime, and drops those whose record another leader removed.
+ */
+final class TriggerRestore {
+
+	private static final Log logger = LogFactory.getLog(RuntimeTriggers.class);
+
+	private final Scheduler scheduler;
+
+	private final ZkLeaderElection election;
+
+	private final String root;
+
+	/** Triggers of this scheduler with a record, shared with {@link RuntimeTriggers}. */
+	private final Set<TriggerKey> mirrored;
+
+	private final boolean jsonPresent;
+
+	TriggerRestore(Scheduler scheduler, ZkLeaderElection election, String root, Set<TriggerKey> mirrored,
+			boolean jsonPresent) {
+		this.scheduler = scheduler;
+		this.election = election;
+		this.root = root;
+		this.mirrored = mirrored;
+		this.jsonPresent = jsonPresent;
+	}
+
+	/**
+	 * Schedule each recorded trigger this scheduler lacks (adding its job when recorded and absent), and
+	 * drop mirrored triggers whose record another leader removed. A record that cannot be used is named
+	 * in a warning and skipped.
+	 */
+	void run() {
+		if (!this.jsonPresent) {
+			return;
+		}
+		try {
+			CuratorFramework client = this.election.records().client();
+			OwnedPaths.ensure(client, this.root);
+			Set<TriggerKey> recorded = new HashSet<>();
+			for (String name : client.getChildren().forPath(this.root)) {
+				TriggerKey key = restore(client, this.root + "/" + name);
+				if (key != null) {
+					recorded.add(key);
+					this.mirrored.add(key);
+				}
+			}
+			for (TriggerKey key : Set.copyOf(this.mirrored)) {
+				if (!recorded.contains(key)) {
+					this.mirrored.remove(key);
+					this.scheduler.unscheduleJob(key);
+					logger.info("Trigger " + key + " was unscheduled by another leader of " + this.election.latchPath());
+				}
+			}
+		}
+		catch (Exception ex) {
+			logger.warn("Could not read the triggers scheduled at runtime from " + this.root
+					+ "; they do not run on this leader: " + ex);
+		}
+	}
+
+	private @Nullable TriggerKey restore(CuratorFramework client, String node) throws Exception {
+		TriggerRecord.Decoded decoded;
+		try {
+			decoded = TriggerRecord.decode(client.getData().forPath(node), ClassUtils.getDefaultClassLoader());
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Deploy the job class on "
+					+ "every instance, or delete the znode (the trigger is then gone); the other triggers run.");
+			return null;
+		}
+		Trigger trigger = decoded.trigger();
+		try {
+			if (this.scheduler.checkExists(trigger.getKey())) {
+				return trigger.getKey();
+			}
+			if (this.scheduler.checkExists(trigger.getJobKey()) || decoded.job() == null) {
+				this.scheduler.scheduleJob(trigger);
+			}
+			else {
+				this.scheduler.scheduleJob(decoded.job(), trigger);
+			}
+			logger.info("Scheduled trigger " + trigger.getKey() + " of job " + trigger.getJobKey() + " from " + node
+					+ ", scheduled at runtime by a previous leader");
+			return trigger.getKey();
+		}
+		catch (SchedulerException ex) {
+			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Define job "
+					+ trigger.getJobKey() + " on every instance, or delete the znode; the other triggers run.");
+			return null;
+		}
+	}
+
+}
