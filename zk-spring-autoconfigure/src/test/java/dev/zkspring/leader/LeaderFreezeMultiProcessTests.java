@@ -1,9 +1,6 @@
 package dev.zkspring.leader;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +18,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.zkspring.test.ChildJvms;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,7 +43,7 @@ class LeaderFreezeMultiProcessTests {
 	@AfterEach
 	void killProcesses() throws Exception {
 		for (Process process : this.processes) {
-			signal(process, "CONT");
+			ChildJvms.signal(process, "CONT");
 			process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 		}
 	}
@@ -55,20 +53,20 @@ class LeaderFreezeMultiProcessTests {
 		Path journal = this.dir.resolve("journal.txt");
 		Files.createFile(journal);
 		Process a = startInstance("a", journal);
-		int sessionTimeoutMs = awaitReady(a);
+		int sessionTimeoutMs = ChildJvms.awaitReady(a, "an instance");
 		await().atMost(Duration.ofSeconds(20)).until(() -> runs(journal, "a").size() >= 3);
 		Process b = startInstance("b", journal);
-		awaitReady(b);
+		ChildJvms.awaitReady(b, "an instance");
 		CuratorFramework observer = zk.newClient();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> observer.getChildren().forPath("/leader/freeze").stream().filter((n) -> n.contains("latch")).count() == 2);
-		signal(a, "STOP");
+		ChildJvms.signal(a, "STOP");
 		long frozen = System.currentTimeMillis();
 		// b takes over once the server expires a's session; keep a frozen well past that
 		await().atMost(Duration.ofMillis(sessionTimeoutMs * 3L)).until(() -> !runs(journal, "b").isEmpty());
 		long takenOver = runs(journal, "b").get(0).start();
 		await().atMost(Duration.ofSeconds(5)).until(() -> runs(journal, "b").size() >= 5);
-		signal(a, "CONT");
+		ChildJvms.signal(a, "CONT");
 		long resumed = System.currentTimeMillis();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> runs(journal, "b").stream().filter((run) -> run.start() > resumed + 2_000).count() >= 3);
@@ -111,36 +109,6 @@ class LeaderFreezeMultiProcessTests {
 			.start();
 		this.processes.add(process);
 		return process;
-	}
-
-	/** The negotiated session timeout the instance reports once it has joined. */
-	private static int awaitReady(Process process) throws IOException {
-		BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-		String line;
-		while ((line = reader.readLine()) != null) {
-			if (line.startsWith("READY ")) {
-				Thread drain = new Thread(() -> {
-					try {
-						while (reader.readLine() != null) {
-							// keep the child's output pipe from filling up
-						}
-					}
-					catch (IOException ex) {
-						// the process ended
-					}
-				});
-				drain.setDaemon(true);
-				drain.start();
-				return Integer.parseInt(line.substring(6).trim());
-			}
-		}
-		throw new IllegalStateException("instance ended before it was ready");
-	}
-
-	private static void signal(Process process, String signal) throws Exception {
-		if (process.isAlive()) {
-			new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
-		}
 	}
 
 	private static List<Run> runs(Path journal, String id) throws IOException {

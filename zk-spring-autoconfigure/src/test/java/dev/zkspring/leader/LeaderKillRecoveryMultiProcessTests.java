@@ -1,9 +1,5 @@
 package dev.zkspring.leader;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.quartz.Scheduler;
 
+import dev.zkspring.test.ChildJvms;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +66,7 @@ class LeaderKillRecoveryMultiProcessTests {
 				KilledLeaderMain.class.getName(), zk.connectString(), LATCH, journal.toString(), "3000")
 			.redirectErrorStream(true)
 			.start();
-		int sessionTimeoutMs = awaitReady(this.process);
+		int sessionTimeoutMs = ChildJvms.awaitReady(this.process, "the killed leader's JVM");
 		this.scheduler = KilledLeaderMain.scheduler("successor");
 		this.successor = new ZkLeaderElection(zk.newClient(), LATCH, () -> "successor", Duration.ofSeconds(1),
 				Duration.ZERO);
@@ -91,30 +88,6 @@ class LeaderKillRecoveryMultiProcessTests {
 		assertThat(tookOver - killed).as("kill -9 failover with the recovery started, ms (session timeout %d ms)",
 				sessionTimeoutMs)
 			.isLessThanOrEqualTo(sessionTimeoutMs + new Timing2().tickTime() + 1_000L);
-	}
-
-	/** The negotiated session timeout the child reports once it leads. */
-	private static int awaitReady(Process process) throws IOException {
-		BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-		String line;
-		while ((line = reader.readLine()) != null) {
-			if (line.startsWith("READY ")) {
-				Thread drain = new Thread(() -> {
-					try {
-						while (reader.readLine() != null) {
-							// keep the child's output pipe from filling up
-						}
-					}
-					catch (IOException ex) {
-						// the process ended
-					}
-				});
-				drain.setDaemon(true);
-				drain.start();
-				return Integer.parseInt(line.substring(6).trim());
-			}
-		}
-		throw new IllegalStateException("the killed leader's JVM ended before it led");
 	}
 
 }

@@ -1,8 +1,6 @@
 package dev.zkspring.lock;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +20,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.zkspring.test.ChildJvms;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,7 +58,7 @@ class LockFreezeMultiProcessTests {
 			System.out.println("Journal of the freeze test:\n" + Files.readString(journal));
 		}
 		if (this.frozen != null) {
-			signal(this.frozen, "CONT");
+			ChildJvms.signal(this.frozen, "CONT");
 			this.frozen.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 		}
 	}
@@ -69,7 +68,7 @@ class LockFreezeMultiProcessTests {
 		Path journal = this.dir.resolve("journal.txt");
 		Files.createFile(journal);
 		this.frozen = start(journal);
-		int sessionTimeoutMs = awaitReady(this.frozen);
+		int sessionTimeoutMs = ChildJvms.awaitReady(this.frozen, "the frozen JVM");
 		assertThat(lines(journal, "enter frozen:holder")).hasSize(1);
 		CuratorFramework observer = zk.newClient();
 		LockTestSupport other = new LockTestSupport(zk.newClient());
@@ -84,14 +83,14 @@ class LockFreezeMultiProcessTests {
 		}));
 		otherThread.start();
 		await().atMost(Duration.ofSeconds(10)).until(() -> observer.getChildren().forPath("/locks/" + KEY).size() == 2);
-		signal(this.frozen, "STOP");
+		ChildJvms.signal(this.frozen, "STOP");
 		long frozenAt = System.currentTimeMillis();
 		assertThat(otherHolds.await(sessionTimeoutMs * 3L, TimeUnit.MILLISECONDS)).as("other JVM takes the key").isTrue();
 		// the holder's release is waiting in the pipe: it leaves the moment the JVM resumes, before any event
 		OutputStream stdin = this.frozen.getOutputStream();
 		stdin.write("release\n".getBytes(StandardCharsets.UTF_8));
 		stdin.flush();
-		signal(this.frozen, "CONT");
+		ChildJvms.signal(this.frozen, "CONT");
 		await().atMost(Duration.ofSeconds(20)).until(() -> !lines(journal, "exit frozen:holder").isEmpty());
 		// the waiters have decided: queued again behind the other JVM (two nodes), entered or failed
 		await().atMost(Duration.ofSeconds(20)).until(() -> observer.getChildren().forPath("/locks/" + KEY).size() == 2
@@ -133,36 +132,6 @@ class LockFreezeMultiProcessTests {
 				Integer.toString(WAITERS), Long.toString(WAIT_MILLIS))
 			.redirectErrorStream(true)
 			.start();
-	}
-
-	/** The negotiated session timeout the frozen JVM reports once its holder is inside and its waiters queued. */
-	private static int awaitReady(Process process) throws IOException {
-		BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-		String line;
-		while ((line = reader.readLine()) != null) {
-			if (line.startsWith("READY ")) {
-				Thread drain = new Thread(() -> {
-					try {
-						while (reader.readLine() != null) {
-							// keep the child's output pipe from filling up
-						}
-					}
-					catch (IOException ex) {
-						// the process ended
-					}
-				});
-				drain.setDaemon(true);
-				drain.start();
-				return Integer.parseInt(line.substring(6).trim());
-			}
-		}
-		throw new IllegalStateException("the frozen JVM ended before it was ready");
-	}
-
-	private static void signal(Process process, String signal) throws Exception {
-		if (process.isAlive()) {
-			new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
-		}
 	}
 
 	private static synchronized void append(Path journal, String line) throws IOException {
