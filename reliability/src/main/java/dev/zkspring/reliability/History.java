@@ -14,9 +14,20 @@ final class History {
 
 	/** The last monotonic time seen in each instance's each life, for sections a kill cut short. */
 	History(List<Workload> workloads) {
-		for (Workload workload : workloads) {
+		this(journals(workloads));
+	}
+
+	private static java.util.Map<Integer, List<String>> journals(List<Workload> workloads) {
+		java.util.Map<Integer, List<String>> journals = new java.util.TreeMap<>();
+		workloads.forEach((workload) -> journals.put(workload.instance, workload.journal()));
+		return journals;
+	}
+
+	/** From each instance's journal lines (to check a campaign's work directory again). */
+	History(java.util.Map<Integer, List<String>> journals) {
+		for (var journal : journals.entrySet()) {
 			int life = 0;
-			for (String line : workload.journal()) {
+			for (String line : journal.getValue()) {
 				String[] parts = line.trim().split(" ");
 				if (parts.length < 3) {
 					continue; // a line cut by kill -9
@@ -26,7 +37,7 @@ final class History {
 					if ("START".equals(parts[2])) {
 						life++;
 					}
-					this.entries.add(new Entry(workload.instance, life, nano, parts[2],
+					this.entries.add(new Entry(journal.getKey(), life, nano, parts[2],
 							Arrays.copyOfRange(parts, 3, parts.length)));
 				}
 				catch (NumberFormatException ex) {

@@ -11,10 +11,14 @@ import dev.zkspring.reliability.History.Entry;
 /**
  * Mutual exclusion over the lock history. Two holders inside at once (by the machine's monotonic
  * clock, journaled inside the section, so a reported overlap is a real one) are allowed only when
- * fencing made it harmless: the later holder's token is higher, every write the earlier one made after
- * the later one's first accepted write was refused by the store, and the earlier one was told before
- * it left (its {@code isHeld()} was false when it left, or it got a {@code ZkLockLostEvent} while
- * inside, or it was killed): a loss reported only after the holder finished came too late to matter.
+ * fencing made it harmless: every write the earlier holder made after the later one's first accepted
+ * write was refused by the store, and the earlier one was told before it left (its {@code isHeld()} was
+ * false when it left, or it got a {@code ZkLockLostEvent} while inside, or it was killed): a loss
+ * reported only after the holder finished came too late to matter. Earlier and later are the order of
+ * the turns, which the tokens give (ZooKeeper's transaction ids): a section's first journal line is
+ * written after the lock admitted it, so a process frozen in between journals its entry only on
+ * resuming, after a later turn began; such pairs are counted apart. Two overlapping holders with the
+ * same token are a violation.
  */
 final class LockChecker {
 
@@ -23,6 +27,9 @@ final class LockChecker {
 	int overlaps;
 
 	int refusedWrites;
+
+	/** Overlaps in which the holder journaled later had the earlier turn (admitted, then frozen before its first line). */
+	int enteredLateAfterFreeze;
 
 	final List<String> violations = new ArrayList<>();
 
@@ -45,12 +52,18 @@ final class LockChecker {
 		}
 	}
 
-	private void check(Section earlier, Section later, Map<String, List<Long>> lossEvents) {
-		String pair = earlier + " and " + later;
-		if (later.token <= earlier.token) {
-			this.violations.add("two holders inside at once without a higher token for the later one: " + pair);
+	private void check(Section journaledFirst, Section journaledLater, Map<String, List<Long>> lossEvents) {
+		if (journaledLater.token == journaledFirst.token) {
+			this.violations.add("two holders inside at once with the same token: " + journaledFirst + " and " + journaledLater);
 			return;
 		}
+		boolean inTurnOrder = journaledLater.token > journaledFirst.token;
+		if (!inTurnOrder) {
+			this.enteredLateAfterFreeze++;
+		}
+		Section earlier = inTurnOrder ? journaledFirst : journaledLater;
+		Section later = inTurnOrder ? journaledLater : journaledFirst;
+		String pair = earlier + " and " + later;
 		long fence = later.firstAcceptedSequence();
 		for (long[] write : earlier.writes) {
 			if (write[0] > fence && write[1] == 1) {

@@ -27,8 +27,9 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 				.append(this.faultCounts.getOrDefault(fault, 0)).append(" |\n");
 		}
 		md.append("| **total** | **").append(this.faults).append("** |\n\n");
-		md.append("## Locks\n\n| critical sections | overlapping pairs (fenced) | writes refused by the store | violations |\n|---|---|---|---|\n")
+		md.append("## Locks\n\n| critical sections | overlapping pairs (fenced) | of which entered before a freeze, journaled after | writes refused by the store | violations |\n|---|---|---|---|---|\n")
 			.append("| ").append(this.locks.sections).append(" | ").append(this.locks.overlaps).append(" | ")
+			.append(this.locks.enteredLateAfterFreeze).append(" | ")
 			.append(this.locks.refusedWrites).append(" | ").append(this.locks.violations.size()).append(" |\n\n");
 		md.append("## Leadership\n\n| job runs | @LeaderOnly calls (revoked as they began) | grants | runs in flight at a handover | violations | failover p50 / p99 / max |\n|---|---|---|---|---|---|\n")
 			.append("| ").append(this.leadership.jobRuns).append(" | ").append(this.leadership.leaderOnlyCalls)
