@@ -12,12 +12,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
 
 import dev.zkspring.config.ZkConfigChangedEvent;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.config.ZnodePropertySource;
 
@@ -45,7 +43,7 @@ public final class ZkConfigActivity implements ApplicationListener<ApplicationEv
 	ZkConfigActivity(ConfigurableEnvironment environment, Clock clock) {
 		this.environment = environment;
 		this.clock = clock;
-		contexts().forEach((source) -> this.versions.put(source.getZnode(), source.getVersion()));
+		ZnodePropertySource.inForce(this.environment).forEach((source) -> this.versions.put(source.getZnode(), source.getVersion()));
 	}
 
 	@Override
@@ -72,24 +70,11 @@ public final class ZkConfigActivity implements ApplicationListener<ApplicationEv
 		return false;
 	}
 
-	/** The config center's context sources in force, the highest precedence first; empty without it. */
-	List<ZnodePropertySource> contexts() {
-		PropertySource<?> zk = this.environment.getPropertySources().get(ZkConfigInitializer.PROPERTY_SOURCE_NAME);
-		List<ZnodePropertySource> contexts = new ArrayList<>();
-		if (zk instanceof CompositePropertySource composite) {
-			for (PropertySource<?> source : composite.getPropertySources()) {
-				if (source instanceof ZnodePropertySource znode) {
-					contexts.add(znode);
-				}
-			}
-		}
-		return contexts;
-	}
 
 	/** Each context's znode, version, last refresh and last rejection, for health and endpoint details. */
 	List<Map<String, Object>> describeContexts() {
 		List<Map<String, Object>> described = new ArrayList<>();
-		for (ZnodePropertySource context : contexts()) {
+		for (ZnodePropertySource context : ZnodePropertySource.inForce(this.environment)) {
 			Map<String, Object> details = new LinkedHashMap<>();
 			details.put("znode", context.getZnode());
 			details.put("version", context.getVersion());

@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.origin.Origin;
 import org.springframework.boot.origin.OriginLookup;
+import org.springframework.core.env.CompositePropertySource;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
 
 /**
  * The keys of one context znode, as accepted: every key reports (through {@link OriginLookup}) the
@@ -33,6 +36,22 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	private final Set<String> clearedMaps;
 
 	private final String[] names;
+
+	/**
+	 * The config center's context sources in force in the environment, the highest precedence first;
+	 * empty when it loaded nothing. For the views that describe them (actuator, fleet).
+	 */
+	public static List<ZnodePropertySource> inForce(ConfigurableEnvironment environment) {
+		List<ZnodePropertySource> contexts = new ArrayList<>();
+		if (environment.getPropertySources().get(ZkConfigInitializer.PROPERTY_SOURCE_NAME) instanceof CompositePropertySource zk) {
+			for (PropertySource<?> source : zk.getPropertySources()) {
+				if (source instanceof ZnodePropertySource znode) {
+					contexts.add(znode);
+				}
+			}
+		}
+		return contexts;
+	}
 
 	/**
 	 * Create the source of one context znode.

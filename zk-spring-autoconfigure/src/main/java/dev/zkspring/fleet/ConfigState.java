@@ -13,11 +13,8 @@ import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.env.CompositePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.PropertySource;
 
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.config.ZnodePropertySource;
 
@@ -58,7 +55,7 @@ final class ConfigState {
 	 */
 	List<Map<String, Object>> describe(CuratorFramework client, CuratorWatcher watcher) throws Exception {
 		List<Map<String, Object>> described = new ArrayList<>();
-		for (ZnodePropertySource context : contexts()) {
+		for (ZnodePropertySource context : ZnodePropertySource.inForce(this.environment)) {
 			Stat stat = client.checkExists().usingWatcher(watcher).forPath(context.getZnode());
 			int latest = (stat != null) ? stat.getVersion() : -1;
 			int applied = context.getVersion();
@@ -98,19 +95,6 @@ final class ConfigState {
 		return described;
 	}
 
-	/** The config center's context sources in force, the highest precedence first. */
-	private List<ZnodePropertySource> contexts() {
-		PropertySource<?> zk = this.environment.getPropertySources().get(ZkConfigInitializer.PROPERTY_SOURCE_NAME);
-		List<ZnodePropertySource> contexts = new ArrayList<>();
-		if (zk instanceof CompositePropertySource composite) {
-			for (PropertySource<?> source : composite.getPropertySources()) {
-				if (source instanceof ZnodePropertySource znode) {
-					contexts.add(znode);
-				}
-			}
-		}
-		return contexts;
-	}
 
 	static boolean settled(List<Map<String, Object>> config) {
 		return config.stream().noneMatch((context) -> PENDING.equals(context.get("status")));

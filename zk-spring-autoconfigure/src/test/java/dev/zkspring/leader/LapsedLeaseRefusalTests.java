@@ -61,15 +61,7 @@ class LapsedLeaseRefusalTests {
 		CuratorFramework client = zk.newClient();
 		this.lease = FakeClockLeases.start(client, () -> System.nanoTime() + this.clockOffset.get());
 		// registered before the election's listener: holding it keeps the election from hearing of the lapse
-		this.lease.addListener(() -> {
-			this.lapseAnnounced.countDown();
-			try {
-				this.thaw.await(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		});
+		FakeClockLeases.holdLapseAnnouncements(this.lease, this.lapseAnnounced, this.thaw);
 		this.election = new ZkLeaderElection(client, this.lease, "/leader/lapsed-" + UUID.randomUUID(), () -> "a",
 				Duration.ofSeconds(1), Duration.ZERO);
 		Properties properties = new Properties();

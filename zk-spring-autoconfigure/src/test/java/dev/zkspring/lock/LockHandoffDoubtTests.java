@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,11 +34,7 @@ class LockHandoffDoubtTests {
 		CuratorFramework client = zk.newClient();
 		CountDownLatch unblockCurator = new CountDownLatch(1);
 		// registered before the lock's listener: nothing but the lease tells the lock of the new session
-		client.getConnectionStateListenable().addListener((c, state) -> {
-			if (state != ConnectionState.CONNECTED) {
-				awaitQuietly(unblockCurator);
-			}
-		});
+		LockTestSupport.blockConnectionStateThread(client, unblockCurator);
 		LockTestSupport jvm = new LockTestSupport(client);
 		AtomicBoolean expired = new AtomicBoolean();
 		jvm.template.registry().hooks = new LockHooks() {
@@ -106,7 +101,7 @@ class LockHandoffDoubtTests {
 			void left(String key) {
 				if (hookRan.compareAndSet(false, true)) {
 					// the waiter is still held back by the local lock: only the leaving holder can free the node
-					otherEnteredBeforeTheWaiterMoved.set(awaitQuietly(otherEntered, 10));
+					otherEnteredBeforeTheWaiterMoved.set(LockTestSupport.awaitQuietly(otherEntered, 10));
 				}
 			}
 		};
@@ -176,20 +171,6 @@ class LockHandoffDoubtTests {
 			assertThat(order).as("round %d", round).containsExactly("waiter", "late");
 		}
 		jvm.template.registry().hooks = LockHooks.NONE;
-	}
-
-	private static boolean awaitQuietly(CountDownLatch latch, long seconds) {
-		try {
-			return latch.await(seconds, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		awaitQuietly(latch, 60);
 	}
 
 }

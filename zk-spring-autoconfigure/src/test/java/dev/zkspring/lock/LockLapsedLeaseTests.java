@@ -49,15 +49,7 @@ class LockLapsedLeaseTests {
 		CuratorFramework client = zk.newClient();
 		this.lease = FakeClockLeases.start(client, () -> System.nanoTime() + this.clockOffset.get());
 		// registered before the lock registry's listener: holding it keeps the registry from hearing of the lapse
-		this.lease.addListener(() -> {
-			this.lapseAnnounced.countDown();
-			try {
-				this.thaw.await(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		});
+		FakeClockLeases.holdLapseAnnouncements(this.lease, this.lapseAnnounced, this.thaw);
 		ZkLockTemplate template = new ZkLockTemplate(client, this.lease,
 				new ZkLockTemplate.Settings("/locks", Duration.ofSeconds(10), 16, false), (event) -> {
 				});

@@ -98,7 +98,7 @@ class LockRoundTripTests {
 			void deleting(String key) {
 				atDelete.add(held.get().isHeld());
 				deleting.countDown();
-				awaitQuietly(letGo);
+				LockTestSupport.awaitQuietly(letGo, 20);
 			}
 		};
 		done.countDown();
@@ -222,15 +222,6 @@ class LockRoundTripTests {
 		// a thread of the first JVM asking next is served under the new session
 		assertThat(first.template.tryExecute("expired-delete", Duration.ofSeconds(15), () -> "again").toOptional())
 			.contains("again");
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		try {
-			latch.await(20, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }

@@ -33,11 +33,7 @@ class LockSessionFaultTests {
 		CuratorFramework client = zk.newClient();
 		CountDownLatch unblockCurator = new CountDownLatch(1);
 		// registered before the lock's listener: Curator's connection-state thread stays busy with it
-		client.getConnectionStateListenable().addListener((c, state) -> {
-			if (state != ConnectionState.CONNECTED) {
-				awaitQuietly(unblockCurator);
-			}
-		});
+		LockTestSupport.blockConnectionStateThread(client, unblockCurator);
 		LockTestSupport jvm = new LockTestSupport(client);
 		LockTestSupport other = new LockTestSupport(zk.newClient());
 		try {
@@ -189,15 +185,6 @@ class LockSessionFaultTests {
 		}));
 		waiter.start();
 		return waiter;
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		try {
-			latch.await(60, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	/** Another JVM that takes the key and holds it until told; entries journal who entered, in order. */

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
@@ -95,6 +96,29 @@ final class LockTestSupport implements ApplicationEventPublisher {
 
 		void run() throws Exception;
 
+	}
+
+	/**
+	 * Hold Curator's connection-state thread on every state but CONNECTED until {@code until} opens;
+	 * registered before the lock's own listener, it keeps the lock from hearing of connection events.
+	 */
+	static void blockConnectionStateThread(CuratorFramework client, CountDownLatch until) {
+		client.getConnectionStateListenable().addListener((c, state) -> {
+			if (state != ConnectionState.CONNECTED) {
+				awaitQuietly(until, 60);
+			}
+		});
+	}
+
+	/** Wait for the latch up to the given seconds; whether it opened. */
+	static boolean awaitQuietly(CountDownLatch latch, long seconds) {
+		try {
+			return latch.await(seconds, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 }
