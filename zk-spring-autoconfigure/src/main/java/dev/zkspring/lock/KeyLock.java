@@ -64,6 +64,9 @@ final class KeyLock {
 
 	private int handoffs;
 
+	/** The next holder may enter without a check: the turn's first one, or one right after a check found no waiting JVM. */
+	private boolean mayEnter;
+
 	private boolean draining;
 
 	/** A thread is running a request that changes the queue, without the lock. */
@@ -102,8 +105,9 @@ final class KeyLock {
 				Turn turn = this.turn;
 				if (turn != null) {
 					if (turn.admits(shared) && !this.draining) {
-						if (this.handoffs < this.registry.maxLocalHandoffs) {
+						if (this.handoffs < this.registry.maxLocalHandoffs || this.mayEnter) {
 							this.handoffs++;
+							this.mayEnter = false;
 							ZkLockContext context = grant(mode, turn);
 							if (context != null) {
 								return context;
@@ -114,6 +118,7 @@ final class KeyLock {
 							if (this.turn == turn) {
 								this.draining = waits;
 								this.handoffs = 0;
+								this.mayEnter = !waits;
 							}
 						}
 						else if (!await(deadline)) {
@@ -289,6 +294,7 @@ final class KeyLock {
 		this.turn = turn;
 		this.draining = false;
 		this.handoffs = 0;
+		this.mayEnter = true;
 		if (this.childEvents.get() != eventsBefore) {
 			checkOwnNode();
 		}
@@ -301,6 +307,7 @@ final class KeyLock {
 		this.turn = null;
 		this.draining = false;
 		this.handoffs = 0;
+		this.mayEnter = false;
 		this.changed.signalAll();
 		return stale;
 	}

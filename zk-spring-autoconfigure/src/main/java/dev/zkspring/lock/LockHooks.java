@@ -12,6 +12,10 @@ class LockHooks {
 	void confirmed(String key) {
 	}
 
+	/** A synchronous request of an acquisition (named) is about to be sent, without the key's state lock. */
+	void sending(String key, String request) {
+	}
+
 	/** A holder passed the admission check and is about to be granted the key (the key's state lock is held). */
 	void admitting(String key) {
 	}
