@@ -3,10 +3,12 @@ package dev.zkspring.lock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -102,9 +104,25 @@ class LockInterruptTests {
 		assertFree("i-create");
 	}
 
-	/** Acquire on a thread of its own; stop the server just before the named request; interrupt the thread inside it. */
+	@Test
+	void anInterruptDuringCuratorsSleepBeforeARetryIsAnInterruption() throws Exception {
+		LockTestSupport jvm = new LockTestSupport(zk.newClient());
+		// Curator's retry policy swallows the InterruptedException, sets the flag and throws the connection loss
+		interruptedInside(jvm, "holders", "i-retry", Duration.ZERO, null, (caller) -> Arrays
+			.stream(caller.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals("org.apache.curator.retry.SleepingRetry")));
+		assertFree("i-retry");
+	}
+
 	private static void interruptedInside(LockTestSupport jvm, String request, String key, Duration wait,
 			LockTestSupport.ThrowingRunnable afterStart) throws Exception {
+		interruptedInside(jvm, request, key, wait, afterStart,
+				(caller) -> caller.getState() == Thread.State.WAITING || caller.getState() == Thread.State.TIMED_WAITING);
+	}
+
+	/** Acquire on a thread of its own; stop the server just before the named request; interrupt the thread inside it. */
+	private static void interruptedInside(LockTestSupport jvm, String request, String key, Duration wait,
+			LockTestSupport.ThrowingRunnable afterStart, Predicate<Thread> inside) throws Exception {
 		AtomicBoolean stopped = new AtomicBoolean();
 		CountDownLatch sending = new CountDownLatch(1);
 		jvm.template.registry().hooks = new LockHooks() {
@@ -141,8 +159,7 @@ class LockInterruptTests {
 			}
 			assertThat(sending.await(20, TimeUnit.SECONDS)).as("the hook ran before '%s'", request).isTrue();
 			// the request waits for the connection now, inside Curator or ZooKeeper
-			await().atMost(Duration.ofSeconds(5))
-				.until(() -> caller.getState() == Thread.State.WAITING || caller.getState() == Thread.State.TIMED_WAITING);
+			await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(1)).until(() -> inside.test(caller));
 			caller.interrupt();
 			caller.join(10_000);
 			assertThat(caller.isAlive()).isFalse();
