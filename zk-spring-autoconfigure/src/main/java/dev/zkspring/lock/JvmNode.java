@@ -150,7 +150,10 @@ final class JvmNode {
 				CountDownLatch latch = new CountDownLatch(1);
 				this.wake = latch;
 				String blockerPath = ZKPaths.makePath(this.path, blocker);
-				if (!call("blocker watch", () -> LockNodes.watch(this.client, blockerPath, (event) -> latch.countDown()))) {
+				Stat blockerStat = call("blocker watch",
+						() -> LockNodes.watch(this.client, blockerPath, (event) -> latch.countDown()));
+				if (blockerStat == null || (blockerStat.getEphemeralOwner() == 0
+						&& call("planted", () -> LockNodes.removePlanted(this.client, blockerPath, this.key)))) {
 					continue;
 				}
 				long remaining = deadline - System.nanoTime();
