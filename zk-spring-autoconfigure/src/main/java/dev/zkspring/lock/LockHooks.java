@@ -12,7 +12,11 @@ class LockHooks {
 	void confirmed(String key) {
 	}
 
-	/** A synchronous request of an acquisition (named) is about to be sent, without the key's state lock. */
+	/**
+	 * A request of an acquisition is about to be sent, without the key's state lock: "create" (the root's
+	 * check at first use, then the create), "children behind the create", "children", "blocker watch",
+	 * "planted", "strays", "holders" (try once) or "waiters" (the check of a local hand-off).
+	 */
 	void sending(String key, String request) {
 	}
 
