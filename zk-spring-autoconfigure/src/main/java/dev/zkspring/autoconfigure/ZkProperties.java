@@ -2,6 +2,7 @@ package dev.zkspring.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -146,7 +147,8 @@ public class ZkProperties {
 		return new ZkClientSettings(this.namespace, this.sessionTimeout, this.connectionTimeout,
 				new ZkClientSettings.Retry(this.retry.getBaseSleep(), this.retry.getMaxRetries(),
 						this.retry.getMaxSleep()),
-				new ZkClientSettings.Auth(this.auth.getScheme(), this.auth.getCredentials(), this.auth.isRepairAcls()),
+				new ZkClientSettings.Auth(this.auth.getScheme(), this.auth.getCredentials(), this.auth.isRepairAcls(),
+						List.of(this.lock.getRoot(), this.leader.getRoot())),
 				new ZkClientSettings.Tls(ssl.isEnabled(), ssl.getKeyStore(), ssl.getKeyStorePassword(),
 						ssl.getKeyStoreType(), ssl.getTrustStore(), ssl.getTrustStorePassword(), ssl.getTrustStoreType(),
 						ssl.isHostnameVerification()));

@@ -42,25 +42,30 @@ final class PathOwner {
 
 	private final @Nullable String credentials;
 
+	/** Below these (the lock and leader roots) a repair removes what is not ours: holder nodes, records. */
+	private final List<String> recordRoots;
+
 	private final Set<String> owned = ConcurrentHashMap.newKeySet();
 
 	private @Nullable Set<Id> identity;
 
-	private PathOwner(boolean checked, boolean repair, @Nullable String scheme, @Nullable String credentials) {
+	private PathOwner(boolean checked, boolean repair, @Nullable String scheme, @Nullable String credentials,
+			List<String> recordRoots) {
 		this.checked = checked;
 		this.repair = repair;
 		this.scheme = scheme;
 		this.credentials = credentials;
+		this.recordRoots = recordRoots;
 	}
 
 	/** A client with credentials: its nodes must be creator-only for it. */
 	static PathOwner checking(ZkClientSettings.Auth auth) {
-		return new PathOwner(true, auth.repairAcls(), auth.scheme(), auth.credentials());
+		return new PathOwner(true, auth.repairAcls(), auth.scheme(), auth.credentials(), auth.recordRoots());
 	}
 
 	/** A client without credentials, or not built by zk-spring: missing nodes are created, nothing is checked. */
 	static PathOwner unchecked() {
-		return new PathOwner(false, false, null, null);
+		return new PathOwner(false, false, null, null, List.of());
 	}
 
 	static String fullPath(CuratorFramework client, String path) {
@@ -78,7 +83,7 @@ final class PathOwner {
 			CuratorFramework root = client.nonNamespaceView();
 			for (String node : nodes(client.getNamespace(), full)) {
 				if (!this.owned.contains(node)) {
-					own(root, node, true);
+					own(client, root, node, true);
 					this.owned.add(node);
 				}
 			}
@@ -102,7 +107,7 @@ final class PathOwner {
 		return nodes;
 	}
 
-	private void own(CuratorFramework root, String node, boolean create) throws Exception {
+	private void own(CuratorFramework client, CuratorFramework root, String node, boolean create) throws Exception {
 		while (true) {
 			Stat stat = new Stat();
 			List<ACL> acl;
@@ -120,6 +125,14 @@ final class PathOwner {
 			}
 			if (!this.checked || ours(root, acl)) {
 				return;
+			}
+			if (this.repair && isRecord(client, node)) {
+				// a holder node or a record someone else created: adopted, it would block a key or be trusted
+				remove(root, node, acl);
+				if (!create) {
+					return;
+				}
+				continue;
 			}
 			if (!this.repair) {
 				throw new ZkStartupException("Znode " + node + " is not creator-only for this application's identity "
@@ -143,10 +156,32 @@ final class PathOwner {
 					+ describe(acl));
 			// whatever others added while they could is suspect too
 			for (String child : root.getChildren().forPath(node)) {
-				own(root, ZKPaths.makePath(node, child), false);
+				own(client, root, ZKPaths.makePath(node, child), false);
 			}
 			return;
 		}
+	}
+
+	/** Whether the node lies below the lock or the leader root, where every node is a key's, a holder's or a record. */
+	private boolean isRecord(CuratorFramework client, String node) {
+		return this.recordRoots.stream()
+			.filter((recordRoot) -> !"/".equals(recordRoot))
+			.anyMatch((recordRoot) -> node.startsWith(fullPath(client, recordRoot) + "/"));
+	}
+
+	private static void remove(CuratorFramework root, String node, List<ACL> acl) throws Exception {
+		try {
+			root.delete().deletingChildrenIfNeeded().forPath(node);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return;
+		}
+		catch (KeeperException.NoAuthException ex) {
+			throw ownedByOthers(node, "is " + describe(acl));
+		}
+		logger.warn("Removed znode " + node + " (and what was below it): it lies under zk-spring's lock or leader root "
+				+ "but was not created by this application (ACL " + describe(acl) + "), and zk.auth.repair-acls never "
+				+ "adopts a holder node or record of someone else's");
 	}
 
 	private static ZkStartupException ownedByOthers(String node, String acl) {

@@ -2,6 +2,7 @@ package dev.zkspring.client;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,8 +35,15 @@ public record ZkClientSettings(@Nullable String namespace, Duration sessionTimeo
 	 * @param credentials {@code zk.auth.credentials}; {@code null} for none
 	 * @param repairAcls {@code zk.auth.repair-acls}: whether a node zk-spring uses that others may also
 	 * write is made creator-only instead of failing the startup
+	 * @param recordRoots {@code zk.lock.root} and {@code zk.leader.root}: a repair removes what others
+	 * created below them (holder nodes, records) instead of adopting it
 	 */
-	public record Auth(String scheme, @Nullable String credentials, boolean repairAcls) {
+	public record Auth(String scheme, @Nullable String credentials, boolean repairAcls, List<String> recordRoots) {
+
+		/** Without record roots: a repair then adopts every node it finds. */
+		public Auth(String scheme, @Nullable String credentials, boolean repairAcls) {
+			this(scheme, credentials, repairAcls, List.of());
+		}
 
 		/** Never shows the credentials, which are a secret. */
 		@Override

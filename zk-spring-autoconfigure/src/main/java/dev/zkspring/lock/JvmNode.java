@@ -60,13 +60,13 @@ final class JvmNode {
 
 	/** A round trip that tells whether another holder would make a holder of this kind wait. */
 	boolean anotherHolderBlocks(boolean shared) {
-		List<String> children = call(() -> LockNodes.children(this.client, this.path, null, null));
+		List<String> children = call("holders", () -> LockNodes.children(this.client, this.path, null, null));
 		return children != null && LockNodes.anyConflicting(children, null, shared);
 	}
 
 	/** A round trip that tells whether another JVM waits behind our node. */
 	boolean anotherJvmWaits(String ours, boolean shared) {
-		List<String> children = call(() -> LockNodes.children(this.client, this.path, null, null));
+		List<String> children = call("waiters", () -> LockNodes.children(this.client, this.path, null, null));
 		return children != null && LockNodes.anyConflicting(children, ZKPaths.getNodeFromPath(ours), shared);
 	}
 
@@ -81,6 +81,7 @@ final class JvmNode {
 		long epoch = this.registry.epoch();
 		CompletableFuture<String> created = new CompletableFuture<>();
 		try {
+			this.registry.hooks.sending(this.key, "create");
 			LockNodes.createInBackground(this.client, this.path, attempt, shared, created);
 		}
 		catch (Exception ex) {
@@ -90,10 +91,15 @@ final class JvmNode {
 		Stat stat = new Stat();
 		List<String> children = null;
 		try {
+			this.registry.hooks.sending(this.key, "children behind the create");
 			children = LockNodes.children(this.client, this.path, stat, this.childrenWatch);
 			this.lease.replied(stamp);
 		}
 		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				// Curator restores the flag too; the wait for the create below then reports the interruption
+				Thread.currentThread().interrupt();
+			}
 			logger.debug("Reading " + this.path + " behind the create failed; waiting for the create: " + ex);
 		}
 		String name = (children != null) ? LockNodes.ofAttempt(children, attempt) : null;
@@ -127,7 +133,8 @@ final class JvmNode {
 				long epoch = this.registry.epoch();
 				SessionLease.Stamp stamp = this.lease.beforeRequest();
 				Stat stat = new Stat();
-				List<String> children = call(() -> LockNodes.children(this.client, this.path, stat, this.childrenWatch));
+				List<String> children = call("children",
+						() -> LockNodes.children(this.client, this.path, stat, this.childrenWatch));
 				this.lease.replied(stamp);
 				if (children == null || !children.contains(name)) {
 					return null;
@@ -143,7 +150,10 @@ final class JvmNode {
 				CountDownLatch latch = new CountDownLatch(1);
 				this.wake = latch;
 				String blockerPath = ZKPaths.makePath(this.path, blocker);
-				if (!call(() -> LockNodes.watch(this.client, blockerPath, (event) -> latch.countDown()))) {
+				Stat blockerStat = call("blocker watch",
+						() -> LockNodes.watch(this.client, blockerPath, (event) -> latch.countDown()));
+				if (blockerStat == null || (blockerStat.getEphemeralOwner() == 0
+						&& call("planted", () -> LockNodes.removePlanted(this.client, blockerPath, this.key)))) {
 					continue;
 				}
 				long remaining = deadline - System.nanoTime();
@@ -216,7 +226,7 @@ final class JvmNode {
 	/** After reading the children: delete our strays, and make a turn when our node heads the queue. */
 	private @Nullable Turn confirm(String node, String name, boolean shared, List<String> children, Stat stat,
 			SessionLease.Stamp stamp, long epoch) {
-		call(() -> {
+		call("strays", () -> {
 			LockNodes.deleteStrays(this.client, this.path, children, this.registry.jvmPrefix, name);
 			return null;
 		});
@@ -249,18 +259,17 @@ final class JvmNode {
 		catch (Exception cleanup) {
 			logger.debug("Could not look for nodes left by a failed create under " + this.path + ": " + cleanup);
 		}
-		return (ex instanceof RuntimeException runtime) ? runtime : this.registry.unavailable(this.key, ex);
+		return this.registry.failure(this.key, ex);
 	}
 
-	private <T> T call(ZkCall<T> call) {
+	/** A synchronous request of an acquisition, named for the test hook. */
+	private <T> T call(String request, ZkCall<T> call) {
 		try {
+			this.registry.hooks.sending(this.key, request);
 			return call.call();
 		}
-		catch (RuntimeException ex) {
-			throw ex;
-		}
 		catch (Exception ex) {
-			throw this.registry.unavailable(this.key, ex);
+			throw this.registry.failure(this.key, ex);
 		}
 	}
 

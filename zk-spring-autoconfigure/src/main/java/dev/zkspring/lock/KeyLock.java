@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -63,10 +64,19 @@ final class KeyLock {
 
 	private int handoffs;
 
+	/** The next holder may enter without a check: the turn's first one, or one right after a check found no waiting JVM. */
+	private boolean mayEnter;
+
 	private boolean draining;
 
 	/** A thread is running a request that changes the queue, without the lock. */
 	private boolean io;
+
+	/**
+	 * Children events seen so far. The children watch is one-shot: one that fires before the turn is
+	 * recorded finds no turn to check, so {@link #startTurn} checks when the count moved meanwhile.
+	 */
+	private final AtomicLong childEvents = new AtomicLong();
 
 	KeyLock(LockRegistry registry, String key, String path) {
 		this.registry = registry;
@@ -74,6 +84,7 @@ final class KeyLock {
 		this.path = path;
 		Watcher childrenWatch = (event) -> {
 			if (event.getType() != Watcher.Event.EventType.None) {
+				this.childEvents.incrementAndGet();
 				checkOwnNode();
 			}
 		};
@@ -94,8 +105,9 @@ final class KeyLock {
 				Turn turn = this.turn;
 				if (turn != null) {
 					if (turn.admits(shared) && !this.draining) {
-						if (this.handoffs < this.registry.maxLocalHandoffs) {
+						if (this.handoffs < this.registry.maxLocalHandoffs || this.mayEnter) {
 							this.handoffs++;
+							this.mayEnter = false;
 							ZkLockContext context = grant(mode, turn);
 							if (context != null) {
 								return context;
@@ -106,6 +118,7 @@ final class KeyLock {
 							if (this.turn == turn) {
 								this.draining = waits;
 								this.handoffs = 0;
+								this.mayEnter = !waits;
 							}
 						}
 						else if (!await(deadline)) {
@@ -138,11 +151,12 @@ final class KeyLock {
 						return null;
 					}
 					if (this.queued == null && this.turn == null && !this.io) {
+						long events = this.childEvents.get();
 						JvmNode.Created created = outside(() -> this.node.createAndConfirm(shared));
 						this.queued = created.node();
 						this.queuedShared = shared;
 						if (created.turn() != null) {
-							startTurn(created.turn());
+							startTurn(created.turn(), events);
 						}
 					}
 				}
@@ -258,6 +272,7 @@ final class KeyLock {
 	}
 
 	private @Nullable Turn drive(String queued, boolean shared, long deadline, boolean tryOnce) throws InterruptedException {
+		long events = this.childEvents.get();
 		Turn turn = outside(() -> this.node.awaitTurn(queued, shared, deadline, tryOnce));
 		if (turn == null) {
 			if (this.queued == queued) {
@@ -266,15 +281,23 @@ final class KeyLock {
 			return null;
 		}
 		if (turn != Turn.BUSY && this.queued == queued) {
-			startTurn(turn);
+			startTurn(turn, events);
 		}
 		return turn;
 	}
 
-	private void startTurn(Turn turn) {
+	/**
+	 * Record the turn; when the children watch fired since {@code eventsBefore} (read before the request
+	 * that armed it), the event found no turn and did not re-arm it: check now, which re-arms it.
+	 */
+	private void startTurn(Turn turn, long eventsBefore) {
 		this.turn = turn;
 		this.draining = false;
 		this.handoffs = 0;
+		this.mayEnter = true;
+		if (this.childEvents.get() != eventsBefore) {
+			checkOwnNode();
+		}
 	}
 
 	/** Forget our node (the caller deletes it, outside the lock) and end the turn. */
@@ -284,6 +307,7 @@ final class KeyLock {
 		this.turn = null;
 		this.draining = false;
 		this.handoffs = 0;
+		this.mayEnter = false;
 		this.changed.signalAll();
 		return stale;
 	}

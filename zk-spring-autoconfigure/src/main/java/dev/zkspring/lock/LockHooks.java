@@ -12,6 +12,14 @@ class LockHooks {
 	void confirmed(String key) {
 	}
 
+	/**
+	 * A request of an acquisition is about to be sent, without the key's state lock: "create" (the root's
+	 * check at first use, then the create), "children behind the create", "children", "blocker watch",
+	 * "planted", "strays", "holders" (try once) or "waiters" (the check of a local hand-off).
+	 */
+	void sending(String key, String request) {
+	}
+
 	/** A holder passed the admission check and is about to be granted the key (the key's state lock is held). */
 	void admitting(String key) {
 	}

@@ -3,6 +3,7 @@ package dev.zkspring.lock;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.curator.utils.ZKPaths;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a lock key, which is data, into the name of one znode under the lock root. Every byte that is
@@ -23,13 +24,9 @@ final class LockKeys {
 	}
 
 	static String encode(String key) {
-		if (key.isEmpty()) {
-			throw new IllegalArgumentException("A lock key must not be empty; give @ZkLock a key or the template "
-					+ "a non-empty string.");
-		}
-		if (key.length() > MAX_LENGTH) {
-			throw new IllegalArgumentException("A lock key of " + key.length() + " characters is longer than the "
-					+ MAX_LENGTH + " allowed; lock on a shorter key, such as an id or a hash of the data.");
+		String problem = problem(key);
+		if (problem != null) {
+			throw new IllegalArgumentException("A lock key " + problem);
 		}
 		byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
 		StringBuilder name = new StringBuilder(bytes.length);
@@ -43,6 +40,33 @@ final class LockKeys {
 			}
 		}
 		return name.toString();
+	}
+
+	/**
+	 * Why the key cannot name a node faithfully, completing "A lock key ..."; {@code null} when it can.
+	 * A lone UTF-16 surrogate has no UTF-8 form: encoded, it would become '?' and share a node with
+	 * other keys.
+	 */
+	static @Nullable String problem(String key) {
+		if (key.isEmpty()) {
+			return "must not be empty; give @ZkLock a key or the template a non-empty string.";
+		}
+		if (key.length() > MAX_LENGTH) {
+			return "of " + key.length() + " characters is longer than the " + MAX_LENGTH
+					+ " allowed; lock on a shorter key, such as an id or a hash of the data.";
+		}
+		for (int i = 0; i < key.length(); i++) {
+			char c = key.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				return "is not valid Unicode: it has a lone UTF-16 surrogate at index " + i
+						+ ", which cannot be encoded faithfully (different keys would share one lock); lock on "
+						+ "well-formed text, such as an id.";
+			}
+		}
+		return null;
 	}
 
 	private static boolean isSafe(int c) {

@@ -4,6 +4,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -20,6 +22,8 @@ import dev.zkspring.client.OwnedPaths;
  * sequence numbers. Stateless; every method is at most one round trip, and the background ones wait for none.
  */
 final class LockNodes {
+
+	private static final Log logger = LogFactory.getLog(LockNodes.class);
 
 	private static final byte[] EMPTY = new byte[0];
 
@@ -133,15 +137,37 @@ final class LockNodes {
 		return false;
 	}
 
-	/** Watch a node; false when it is gone already, so there is nothing to wait for. */
-	static boolean watch(CuratorFramework client, String node, Watcher watcher) throws Exception {
+	/** Watch a node; its stat, or {@code null} when it is gone already, so there is nothing to wait for. */
+	static @Nullable Stat watch(CuratorFramework client, String node, Watcher watcher) throws Exception {
 		try {
-			client.getData().usingWatcher(watcher).forPath(node);
-			return true;
+			Stat stat = new Stat();
+			client.getData().storingStatIn(stat).usingWatcher(watcher).forPath(node);
+			return stat;
 		}
 		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Delete a persistent node found among the holders: every holder's node is ephemeral, so someone
+	 * else planted it, and it would block the key forever. False when it may not be deleted.
+	 */
+	static boolean removePlanted(CuratorFramework client, String node, String key) throws Exception {
+		try {
+			client.delete().forPath(node);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return true;
+		}
+		catch (KeeperException.NoAuthException | KeeperException.NotEmptyException ex) {
+			logger.warn("Persistent znode " + node + " blocks lock '" + key + "' and cannot be deleted (" + ex.code()
+					+ "); a lock holder's node is always ephemeral: delete it by hand");
 			return false;
 		}
+		logger.warn("Deleted znode " + node + ", which blocked lock '" + key + "': it is persistent, and a lock "
+				+ "holder's node is always ephemeral, so it was not created by a lock");
+		return true;
 	}
 
 	/** A write on our own node, whose transaction id serves as a fresh fencing token. */

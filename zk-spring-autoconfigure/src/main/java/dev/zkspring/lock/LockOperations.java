@@ -99,7 +99,21 @@ final class LockOperations {
 			throw new IllegalArgumentException("The key of @ZkLock on " + operation.description + " ('"
 					+ operation.fixedKey + "') evaluated to null; make the expression always yield a value.");
 		}
-		return key.toString();
+		String text;
+		try {
+			text = KeyValues.render(key);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("The key of @ZkLock on " + operation.description + " ('"
+					+ operation.fixedKey + "') evaluated to " + ex.getMessage() + "; key by a value, such as "
+					+ "#order.id, or give the class a toString() of its content.", ex);
+		}
+		String problem = LockKeys.problem(text);
+		if (problem != null) {
+			throw new IllegalArgumentException("The key of @ZkLock on " + operation.description + " ('"
+					+ operation.fixedKey + "') " + problem);
+		}
+		return text;
 	}
 
 	private LockOperation compile(Method method, ZkLock annotation, Class<?> targetClass) {

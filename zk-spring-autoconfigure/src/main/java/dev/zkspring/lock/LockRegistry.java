@@ -236,6 +236,21 @@ final class LockRegistry implements ConnectionStateListener, SessionLease.Listen
 		}
 	}
 
+	/**
+	 * What a failed request of an acquisition throws: an interruption as such (the flag set again, also
+	 * when Curator turned it into a failed retry), never as "unavailable", which callers may retry.
+	 */
+	RuntimeException failure(String key, Exception ex) {
+		if (ex instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		if (ex instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+			Thread.currentThread().interrupt();
+			return new ZkLockInterruptedException(key, ex);
+		}
+		return unavailable(key, ex);
+	}
+
 	ZkLockUnavailableException unavailable(String key, Exception ex) {
 		if (ex instanceof KeeperException.ConnectionLossException
 				|| ex instanceof KeeperException.SessionExpiredException) {

@@ -22,7 +22,8 @@ public @interface ZkLock {
 	/**
 	 * SpEL for the lock key, evaluated against the call: parameters by name ({@code #sku}, needs
 	 * {@code -parameters}), by position ({@code #p0}), {@code #root.method}, {@code #root.args},
-	 * beans ({@code @bean}). Empty means {@code ClassName.methodName}.
+	 * beans ({@code @bean}). Empty means {@code ClassName.methodName}. Arrays and collections key by
+	 * content; a value without a {@code toString()} of its own, or text that is not valid Unicode, is refused.
 	 * @return the key expression
 	 */
 	String key() default "";

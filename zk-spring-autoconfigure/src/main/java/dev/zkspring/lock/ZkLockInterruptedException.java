@@ -7,7 +7,7 @@ package dev.zkspring.lock;
  */
 public class ZkLockInterruptedException extends ZkLockException {
 
-	ZkLockInterruptedException(String key, InterruptedException cause) {
+	ZkLockInterruptedException(String key, Exception cause) {
 		super(key, "Interrupted while waiting for lock '" + key + "'.", cause);
 	}
 

@@ -78,4 +78,22 @@ class LockFairnessTests {
 		}
 	}
 
+
+	@Test
+	void withNoLocalHandOffsAllowedHoldersStillEnterAndHandOnAfterEachCheck() throws Exception {
+		LockTestSupport jvm = new LockTestSupport(zk.newClient(), 0, false);
+		List<String> entries = new CopyOnWriteArrayList<>();
+		// zk.lock.max-local-handoffs=0 once admitted nobody: each check found no waiting JVM and checked again
+		LockTestSupport.holdWhile(jvm, ZkLock.Mode.MUTEX, "zero", () -> {
+			entries.add("first");
+			Thread second = new Thread(() -> jvm.template.execute("zero", Duration.ofSeconds(5), () -> entries.add("second")));
+			second.start();
+			await().atMost(Duration.ofSeconds(5)).until(() -> jvm.template.registry().waiting("zero") == 1);
+			entries.add("left");
+		});
+		// the second thread enters after the holder leaves, by a hand-off checked with one read
+		await().atMost(Duration.ofSeconds(10)).until(() -> entries.size() == 3);
+		assertThat(entries).containsExactly("first", "left", "second");
+	}
+
 }
