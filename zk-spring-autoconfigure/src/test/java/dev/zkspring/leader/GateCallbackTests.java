@@ -107,6 +107,31 @@ class GateCallbackTests {
 	}
 
 	@Test
+	void aJobListenerThrowingBeforeTheJobRunsDoesNotHoldUpTheHandover(CapturedOutput output) throws Exception {
+		CountDownLatch told = new CountDownLatch(1);
+		Instance a = this.quartz.start("a", zk.newClient(), Duration.ofSeconds(5),
+				(scheduler) -> scheduler.getListenerManager().addJobListener(new ThrowingJobListener() {
+
+					@Override
+					public void jobToBeExecuted(JobExecutionContext context) {
+						told.countDown();
+						throw new IllegalStateException("audit store down");
+					}
+
+				}));
+		Instance b = this.quartz.start("b", zk.newClient(), Duration.ofSeconds(5), GatedQuartz.Setup.NONE);
+		a.scheduler().triggerJob(JobKey.jobKey("recoverable"));
+		assertThat(told.await(5, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(5)).until(() -> output.getOut().contains("the leader gate ended the execution"));
+
+		long start = System.nanoTime();
+		a.election().stop();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+		await().atMost(Duration.ofSeconds(5)).until(() -> b.election().isLeader() && b.scheduler().isStarted());
+		assertThat(GatedQuartz.runs).isEmpty();
+	}
+
+	@Test
 	void jobDataCannotNameTheRecordsTheGateDeletes() throws Exception {
 		Instance a = this.quartz.start("a", zk.newClient(), Duration.ofSeconds(2), GatedQuartz.Setup.NONE);
 		CuratorFramework observer = zk.newClient();
@@ -137,7 +162,7 @@ class GateCallbackTests {
 		}
 	}
 
-	static final class ThrowingJobListener implements JobListener {
+	static class ThrowingJobListener implements JobListener {
 
 		@Override
 		public String getName() {

@@ -26,11 +26,16 @@ final class GatedQuartz implements AutoCloseable {
 	/** Each run: "{instance} fresh|recovering {job} {scheduled fire time}". */
 	static final List<String> runs = new CopyOnWriteArrayList<>();
 
-	final String latchPath = "/leader/gate-" + UUID.randomUUID();
+	final String latchPath;
 
 	private final List<Instance> instances = new ArrayList<>();
 
 	GatedQuartz() {
+		this("/leader");
+	}
+
+	GatedQuartz(String root) {
+		this.latchPath = root + "/gate-" + UUID.randomUUID();
 		runs.clear();
 	}
 

