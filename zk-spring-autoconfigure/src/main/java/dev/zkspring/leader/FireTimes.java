@@ -38,7 +38,10 @@ final class FireTimes {
 		this.root = latchPath + ".fire-times";
 	}
 
-	/** Record that the term starts the given fire time, with other operations in the same transaction; false when it could not (not leading, or unreachable). */
+	/**
+	 * Record that the term starts the given fire time, with other operations in the same transaction;
+	 * false when it did not commit (not leading, or unreachable). The caller checks the lease after.
+	 */
 	boolean record(Term term, SessionLease lease, String trigger, long fireTimeMillis, List<CuratorOp> alsoCommit) {
 		byte[] data = (term.epoch() + ":" + fireTimeMillis).getBytes(StandardCharsets.UTF_8);
 		String node = node(trigger);
@@ -51,7 +54,7 @@ final class FireTimes {
 				operations.addAll(alsoCommit);
 				this.client.transaction().forOperations(operations);
 				lease.replied(stamp);
-				return lease.isValidFor(term.session());
+				return true;
 			}
 			catch (KeeperException.NoNodeException ex) {
 				lease.replied(stamp);
@@ -128,7 +131,8 @@ final class FireTimes {
 		}
 	}
 
-	private String node(String trigger) {
+	/** The record of a trigger. */
+	String node(String trigger) {
 		return this.root + "/" + URLEncoder.encode(trigger, StandardCharsets.UTF_8);
 	}
 

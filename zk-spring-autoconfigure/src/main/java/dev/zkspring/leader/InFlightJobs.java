@@ -3,81 +3,133 @@ package dev.zkspring.leader;
 import java.lang.reflect.Field;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
-import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
 import org.quartz.JobExecutionContext;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
-import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 
 import dev.zkspring.client.OwnedPaths;
+import dev.zkspring.leader.ZkLeaderElection.Term;
 
 /**
  * Executions of jobs that request recovery ({@link JobDetail#requestsRecovery()}), kept in ZooKeeper
  * while they run ({@code {latch}.in-flight/{epoch}-{fire instance}}): created in the transaction that
- * records the firing's fire time (so fenced by the leadership), deleted when the execution completes.
- * A new leader re-runs once each execution a previous leadership left behind, as Quartz's JDBC store
- * does after a crash: a one-shot trigger in {@link Scheduler#DEFAULT_RECOVERY_GROUP}, with Quartz's
- * original-trigger keys in its data and {@link JobExecutionContext#isRecovering()} true.
+ * records the firing's fire time (so fenced by the leadership), deleted when the execution ends. A
+ * firing whose fire time was recorded but that did not start because the leadership ended meanwhile
+ * leaves such a record too (marked {@code missed}), for any job, so the next leader runs it once
+ * ({@link InFlightRecovery}). Which record belongs to which execution or recovery is kept here, in
+ * memory, never in job data: a job's data cannot name a node for the gate to delete.
  */
 final class InFlightJobs {
 
-	/** Key, in an execution's merged data, of its in-flight record to delete when it completes. */
-	static final String RECORD_KEY = "zk.leader.in-flight";
-
-	/** Key, in a recovery trigger's data, of the record it recovers, deleted when the recovery starts. */
-	static final String RECOVERS_KEY = "zk.leader.recovers";
+	static final String MISSED = "missed";
 
 	private static final Log logger = LogFactory.getLog(InFlightJobs.class);
 
 	private final CuratorFramework client;
 
+	private final String latchPath;
+
 	private final String root;
+
+	/** By fire instance id: the record created for an execution that runs here. */
+	private final Map<String, String> records = new ConcurrentHashMap<>();
+
+	/** By trigger: the record each recovery trigger scheduled here recovers. */
+	private final Map<TriggerKey, Recovery> recoveries = new ConcurrentHashMap<>();
 
 	InFlightJobs(CuratorFramework client, String latchPath) {
 		this.client = client;
+		this.latchPath = latchPath;
 		this.root = latchPath + ".in-flight";
+	}
+
+	String root() {
+		return this.root;
 	}
 
 	/**
 	 * The operations to commit with the firing's fire-time record: create this execution's record (when
-	 * its job requests recovery) and delete the record a recovery trigger recovers; empty for others.
+	 * its job requests recovery) and delete the record a recovery trigger recovers; none for others.
 	 */
-	List<CuratorOp> starting(long epoch, JobExecutionContext context) throws Exception {
-		String recovers = context.getMergedJobDataMap().getString(RECOVERS_KEY);
-		if (!context.getJobDetail().requestsRecovery() && recovers == null) {
-			return List.of();
+	Starting starting(long epoch, JobExecutionContext context) throws Exception {
+		Recovery recovery = this.recoveries.get(context.getTrigger().getKey());
+		boolean keep = context.getJobDetail().requestsRecovery();
+		if (!keep && recovery == null) {
+			return new Starting(List.of(), null, null);
 		}
-		OwnedPaths.ensure(this.client, this.root);
-		String node = this.root + "/" + epoch + "-" + URLEncoder.encode(context.getFireInstanceId(), StandardCharsets.UTF_8);
-		JobKey job = context.getJobDetail().getKey();
-		TriggerKey trigger = context.getTrigger().getKey();
-		String data = String.join("\n", context.getScheduler().getSchedulerName(), context.getFireInstanceId(),
-				job.getName(), job.getGroup(), trigger.getName(), trigger.getGroup(),
-				Long.toString(context.getFireTime().getTime()), Long.toString(context.getScheduledFireTime().getTime()));
-		CuratorOp create = this.client.transactionOp().create().forPath(node, data.getBytes(StandardCharsets.UTF_8));
-		context.getMergedJobDataMap().put(RECORD_KEY, node);
-		if (recovers == null) {
-			return List.of(create);
+		List<CuratorOp> operations = new ArrayList<>();
+		String node = null;
+		if (keep) {
+			OwnedPaths.ensure(this.client, this.root);
+			node = node(epoch, context);
+			operations.add(this.client.transactionOp().create().forPath(node, data(context, false)));
 		}
-		markRecovering(context);
-		CuratorOp delete = this.client.transactionOp().delete().forPath(recovers);
-		return context.getJobDetail().requestsRecovery() ? List.of(create, delete) : List.of(delete);
+		if (recovery != null) {
+			if (!recovery.missed()) {
+				markRecovering(context);
+			}
+			operations.add(this.client.transactionOp().delete().forPath(recovery.node()));
+		}
+		return new Starting(operations, node, recovery);
 	}
 
-	/** The execution completed (or failed) here: its record goes. */
+	/** The firing committed and starts here: its record goes when it ends. */
+	void started(JobExecutionContext context, Starting starting) {
+		if (starting.node() != null) {
+			this.records.put(context.getFireInstanceId(), starting.node());
+		}
+		if (starting.recovery() != null) {
+			this.recoveries.remove(context.getTrigger().getKey(), starting.recovery());
+		}
+	}
+
+	/**
+	 * The firing's fire time committed, but the leadership ended before it started: leave a record for
+	 * the next leader to run it once — the one created with the fire time for a job requesting recovery,
+	 * else a {@code missed} record, fenced by the ended term (refused once a successor has claimed).
+	 */
+	void notStarted(Term term, JobExecutionContext context, Starting starting, long scheduledFireTimeMillis) {
+		TriggerKey trigger = context.getTrigger().getKey();
+		if (starting.recovery() != null) {
+			this.recoveries.remove(trigger, starting.recovery());
+		}
+		String what = "Fire time " + new Date(scheduledFireTimeMillis) + " of trigger " + trigger;
+		if (starting.node() != null) {
+			logger.info(what + " was recorded, but leadership of " + this.latchPath + " ended before it started: "
+					+ "its in-flight record " + starting.node() + " stays for the next leader to re-run it once");
+			return;
+		}
+		String node = node(term.epoch(), context);
+		try {
+			OwnedPaths.ensure(this.client, this.root);
+			this.client.transaction().forOperations(
+					this.client.transactionOp().check().withVersion(term.version()).forPath(this.latchPath),
+					this.client.transactionOp().create().forPath(node, data(context, true)));
+			logger.info(what + " was recorded, but leadership of " + this.latchPath + " ended before it started: the "
+					+ "next leader runs it once (" + node + ")");
+		}
+		catch (Exception ex) {
+			logger.warn(what + " was recorded, but leadership of " + this.latchPath + " ended before it started and "
+					+ "another leader claimed before it could be handed on: that fire time does not run (" + ex + ")");
+		}
+	}
+
+	/** The execution ended (or failed) here: its record goes. */
 	void completed(JobExecutionContext context) {
-		String node = context.getMergedJobDataMap().getString(RECORD_KEY);
+		String node = this.records.remove(context.getFireInstanceId());
 		if (node == null) {
 			return;
 		}
@@ -90,56 +142,25 @@ final class InFlightJobs {
 		}
 	}
 
-	/**
-	 * On grant, before the scheduler starts: schedule a recovery of each execution a leadership before
-	 * {@code epoch} left behind, of a job this scheduler has, unless it still runs here.
-	 */
-	void recover(Scheduler scheduler, long epoch) throws Exception {
-		OwnedPaths.ensure(this.client, this.root);
-		// an execution this instance still runs (its own earlier leadership) is not re-run beside itself
-		List<String> running = scheduler.getCurrentlyExecutingJobs().stream()
-			.map((execution) -> execution.getFireInstanceId() + "\n" + execution.getJobDetail().getKey())
-			.toList();
-		for (String name : this.client.getChildren().forPath(this.root)) {
-			String node = this.root + "/" + name;
-			String[] record = read(node);
-			long recordEpoch = epochOf(name);
-			if (record == null || record.length < 8 || recordEpoch >= epoch) {
-				continue;
-			}
-			JobKey jobKey = JobKey.jobKey(record[2], record[3]);
-			if (running.contains(record[1] + "\n" + jobKey)) {
-				continue;
-			}
-			JobDetail job = scheduler.getJobDetail(jobKey);
-			if (job == null || !job.requestsRecovery()) {
-				this.client.delete().forPath(node);
-				continue;
-			}
-			TriggerKey key = TriggerKey.triggerKey("recover-" + name, Scheduler.DEFAULT_RECOVERY_GROUP);
-			if (scheduler.checkExists(key)) {
-				continue;
-			}
-			JobDataMap data = new JobDataMap();
-			data.put(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_NAME, record[4]);
-			data.put(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_GROUP, record[5]);
-			data.put(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS, record[6]);
-			data.put(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS, record[7]);
-			data.put(RECOVERS_KEY, node);
-			scheduler.scheduleJob(TriggerBuilder.newTrigger().withIdentity(key).forJob(job.getKey()).usingJobData(data)
-				.startAt(new Date()).build());
-			logger.info("Re-running " + job.getKey() + ": its leader (epoch " + recordEpoch + ") ended during the "
-					+ "execution fired " + new Date(Long.parseLong(record[6])) + " and the job requests recovery");
-		}
+	/** A recovery trigger scheduled on a grant, and the record it recovers. */
+	void recovering(TriggerKey trigger, Recovery recovery) {
+		this.recoveries.put(trigger, recovery);
 	}
 
-	private String @Nullable [] read(String node) throws Exception {
-		try {
-			return new String(this.client.getData().forPath(node), StandardCharsets.UTF_8).split("\n");
+	private String node(long epoch, JobExecutionContext context) {
+		return this.root + "/" + epoch + "-" + URLEncoder.encode(context.getFireInstanceId(), StandardCharsets.UTF_8);
+	}
+
+	private static byte[] data(JobExecutionContext context, boolean missed) throws Exception {
+		JobKey job = context.getJobDetail().getKey();
+		TriggerKey trigger = context.getTrigger().getKey();
+		List<String> fields = new ArrayList<>(List.of(context.getScheduler().getSchedulerName(),
+				context.getFireInstanceId(), job.getName(), job.getGroup(), trigger.getName(), trigger.getGroup(),
+				Long.toString(context.getFireTime().getTime()), Long.toString(context.getScheduledFireTime().getTime())));
+		if (missed) {
+			fields.add(MISSED);
 		}
-		catch (KeeperException.NoNodeException ex) {
-			return null;
-		}
+		return String.join("\n", fields).getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -157,14 +178,12 @@ final class InFlightJobs {
 		}
 	}
 
-	private static long epochOf(String name) {
-		int dash = name.indexOf('-');
-		try {
-			return (dash > 0) ? Long.parseLong(name.substring(0, dash)) : Long.MAX_VALUE;
-		}
-		catch (NumberFormatException ex) {
-			return Long.MAX_VALUE;
-		}
+	/** What a firing commits with its fire time: the operations, its own record, the record it recovers. */
+	record Starting(List<CuratorOp> operations, @Nullable String node, @Nullable Recovery recovery) {
+	}
+
+	/** The record a recovery trigger recovers, and whether it is a missed fire time (not a re-run). */
+	record Recovery(String node, boolean missed) {
 	}
 
 }

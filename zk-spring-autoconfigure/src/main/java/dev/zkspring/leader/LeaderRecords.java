@@ -2,6 +2,7 @@ package dev.zkspring.leader;
 
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -9,7 +10,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.jspecify.annotations.Nullable;
 import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
 
+import dev.zkspring.client.SessionLease;
 import dev.zkspring.leader.ZkLeaderElection.Term;
 
 /**
@@ -29,36 +32,53 @@ final class LeaderRecords {
 
 	private final InFlightJobs inFlight;
 
+	private final InFlightRecovery recovery;
+
+	/** Tests only: run between a firing's fire-time commit and the re-check of the leadership. */
+	volatile @Nullable Runnable afterFireTimeCommit;
+
 	LeaderRecords(ZkLeaderElection election, CuratorFramework client) {
 		this.election = election;
 		this.client = client;
 		this.fireTimes = new FireTimes(client, election.latchPath());
 		this.inFlight = new InFlightJobs(client, election.latchPath());
+		this.recovery = new InFlightRecovery(client, this.inFlight, this.fireTimes);
 	}
 
 	/**
 	 * For the Quartz gate, just before a firing starts: the epoch it runs under, after recording its fire
 	 * time (and, for a job that requests recovery, the execution) in ZooKeeper fenced by this leadership;
-	 * 0 when this instance does not lead or the record failed.
+	 * 0 when this instance does not lead or the record failed. A fire time recorded just before the
+	 * leadership ended is handed on to the next leader (see {@link InFlightJobs#notStarted}).
 	 */
-	long startFiring(String trigger, long scheduledFireTimeMillis, @Nullable JobExecutionContext context) {
+	long startFiring(String trigger, long scheduledFireTimeMillis, JobExecutionContext context) {
 		Term current = this.election.term();
 		long epoch = this.election.epoch();
 		if (current == null || epoch != current.epoch()) {
 			return 0;
 		}
-		List<CuratorOp> alsoCommit;
+		InFlightJobs.Starting starting;
 		try {
-			alsoCommit = (context != null) ? this.inFlight.starting(epoch, context) : List.of();
+			starting = this.inFlight.starting(epoch, context);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not prepare the in-flight record of " + trigger + "; the firing does not start: " + ex);
 			return 0;
 		}
-		if (!this.fireTimes.record(current, this.election.leaseNow(), trigger, scheduledFireTimeMillis, alsoCommit)) {
+		SessionLease lease = this.election.leaseNow();
+		if (!this.fireTimes.record(current, lease, trigger, scheduledFireTimeMillis, starting.operations())) {
 			return 0;
 		}
-		return (this.election.epoch() == epoch) ? epoch : 0;
+		Runnable hook = this.afterFireTimeCommit;
+		if (hook != null) {
+			hook.run();
+		}
+		if (!lease.isValidFor(current.session()) || this.election.epoch() != epoch) {
+			this.inFlight.notStarted(current, context, starting, scheduledFireTimeMillis);
+			return 0;
+		}
+		this.inFlight.started(context, starting);
+		return epoch;
 	}
 
 	/**
@@ -99,6 +119,16 @@ final class LeaderRecords {
 	/** The executions of jobs requesting recovery, recorded while they run. */
 	InFlightJobs inFlightJobs() {
 		return this.inFlight;
+	}
+
+	/** On a grant: run once what previous leaderships left in flight, or recorded and did not start. */
+	void recoverInFlight(Scheduler scheduler, long epoch, Set<String> runningHere) throws Exception {
+		this.recovery.recover(scheduler, epoch, runningHere);
+	}
+
+	/** The znode of a trigger's fire-time record. */
+	String fireTimeNode(String trigger) {
+		return this.fireTimes.node(trigger);
 	}
 
 	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */

@@ -20,8 +20,15 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	private final ZkLeaderElection election;
 
+	private final GatedExecutions executions;
+
 	LeadershipTriggerListener(ZkLeaderElection election) {
+		this(election, new GatedExecutions(election.records().inFlightJobs()));
+	}
+
+	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions) {
 		this.election = election;
+		this.executions = executions;
 	}
 
 	@Override
@@ -35,12 +42,13 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
+		// from here on a drain waits for this firing: decided, then ended
+		this.executions.deciding(context);
 		Date fireTime = context.getScheduledFireTime();
 		long epoch = (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
 				: this.election.epoch();
 		if (epoch == 0) {
-			// a record written just before the lease lapsed: the execution does not start, so it needs no recovery
-			this.election.records().inFlightJobs().completed(context);
+			this.executions.vetoed(context);
 			this.election.firingVetoed();
 			logger.debug("Vetoed " + trigger.getKey() + ": this instance does not lead " + this.election.latchPath());
 			return true;
@@ -57,7 +65,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 	@Override
 	public void triggerComplete(Trigger trigger, JobExecutionContext context,
 			CompletedExecutionInstruction instruction) {
-		this.election.records().inFlightJobs().completed(context);
+		this.executions.ended(context);
 	}
 
 }

@@ -2,10 +2,9 @@ package dev.zkspring.leader;
 
 import java.time.Duration;
 import java.util.Date;
-import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -27,6 +26,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private static final Log logger = LogFactory.getLog(SchedulerGate.class);
 
+	/** Quartz's default misfire threshold: how late a leader may fire, and how far a recorded fire time may lie ahead. */
+	static final Duration MISFIRE_THRESHOLD = Duration.ofSeconds(60);
+
 	private final Scheduler scheduler;
 
 	private final ZkLeaderElection election;
@@ -35,16 +37,21 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private final RuntimeTriggers runtimeTriggers;
 
+	private final GatedExecutions executions;
+
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
 		this.scheduler = scheduler;
 		this.election = election;
 		this.onRevoke = onRevoke;
 		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
+		this.executions = new GatedExecutions(election.records().inFlightJobs());
 	}
 
 	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
-		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election));
+		this.executions.attach(this.scheduler.getListenerManager());
+		this.scheduler.getListenerManager()
+			.addTriggerListener(new LeadershipTriggerListener(this.election, this.executions));
 		this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
 		this.election.addListener(this);
 	}
@@ -91,15 +98,11 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	@Override
 	public boolean awaitDrained(Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		List<JobExecutionContext> running = runningJobs();
-		while (!running.isEmpty() && System.nanoTime() < deadline) {
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-			running = runningJobs();
-		}
-		if (!running.isEmpty()) {
+		// the gate's own account: Quartz's running list drops an execution before the trigger listeners hear
+		// it completed, and keeps it for good when an application listener throws
+		if (!this.executions.awaitNoneRunning(timeout)) {
 			logger.warn("Releasing leadership of " + this.election.latchPath() + " while jobs still run after "
-					+ timeout + ": " + running.stream().map((job) -> job.getJobDetail().getKey()).toList());
+					+ timeout + ": " + this.executions.running().stream().map((job) -> job.getJobDetail().getKey()).toList());
 			return false;
 		}
 		return true;
@@ -125,6 +128,13 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			if (last.isEmpty() || next == null || next.getTime() > last.getAsLong()) {
 				continue;
 			}
+			if (beyondSchedule(trigger, last.getAsLong())) {
+				logger.warn("Ignored the fire-time record " + this.election.records().fireTimeNode(key.toString())
+						+ ": it lies beyond the next fire time of trigger " + key + " plus the misfire threshold ("
+						+ MISFIRE_THRESHOLD + "), so no leader of this group wrote it; the trigger keeps its own "
+						+ "schedule. Delete the znode.");
+				continue;
+			}
 			Date resumeAt = trigger.getFireTimeAfter(new Date(last.getAsLong()));
 			if (resumeAt == null) {
 				this.scheduler.unscheduleJob(key);
@@ -137,10 +147,24 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		}
 	}
 
-	/** Re-run once each execution of a recovery-requesting job whose leader ended during it. */
+	/**
+	 * Whether a recorded fire time lies beyond the trigger's next fire time from now plus the misfire
+	 * threshold: a leader records a fire time when it fires, so no leader wrote it (clocks differ by less).
+	 */
+	private static boolean beyondSchedule(Trigger trigger, long recorded) {
+		long now = System.currentTimeMillis();
+		Date next = trigger.getFireTimeAfter(new Date(now));
+		long bound = ((next != null) ? Math.max(next.getTime(), now) : now) + MISFIRE_THRESHOLD.toMillis();
+		return recorded > bound;
+	}
+
+	/** Re-run once each execution of a recovery-requesting job whose leader ended during it, or that never started. */
 	private void recoverInterruptedJobs(long epoch) {
 		try {
-			this.election.records().inFlightJobs().recover(this.scheduler, epoch);
+			Set<String> runningHere = this.executions.running().stream()
+				.map((execution) -> execution.getFireInstanceId() + "\n" + execution.getJobDetail().getKey())
+				.collect(Collectors.toSet());
+			this.election.records().recoverInFlight(this.scheduler, epoch, runningHere);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not read the executions a previous leader left running in " + this.election.latchPath()
@@ -149,20 +173,11 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	}
 
 	private void interruptRunningJobs() throws SchedulerException {
-		for (JobExecutionContext job : runningJobs()) {
+		for (JobExecutionContext job : this.executions.running()) {
 			if (job.getJobInstance() instanceof InterruptableJob) {
 				this.scheduler.interrupt(job.getFireInstanceId());
 				logger.info("Interrupted " + job.getJobDetail().getKey() + " on losing leadership");
 			}
-		}
-	}
-
-	private List<JobExecutionContext> runningJobs() {
-		try {
-			return this.scheduler.isShutdown() ? List.of() : this.scheduler.getCurrentlyExecutingJobs();
-		}
-		catch (SchedulerException ex) {
-			return List.of();
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.util.Date;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.quartz.CronScheduleBuilder;
@@ -88,6 +89,15 @@ final class TriggerRecord {
 	 * @throws IllegalArgumentException saying what is wrong with the document
 	 */
 	static Decoded decode(byte[] data, ClassLoader classLoader) {
+		return decode(data, (className) -> load(className, classLoader));
+	}
+
+	/**
+	 * The trigger (and job, when recorded) a document describes, with the job class resolved by name by
+	 * the caller (which may refuse it, with an {@link IllegalArgumentException} saying why).
+	 * @throws IllegalArgumentException saying what is wrong with the document
+	 */
+	static Decoded decode(byte[] data, Function<String, Class<? extends Job>> jobClasses) {
 		try {
 			JsonNode root = json.readTree(data);
 			if (root == null || !root.isObject() || root.required("format").intValue() != FORMAT) {
@@ -121,7 +131,7 @@ final class TriggerRecord {
 			MutableTrigger trigger = (MutableTrigger) builder.build();
 			trigger.setMisfireInstruction(root.required("misfireInstruction").intValue());
 			JsonNode job = root.get("job");
-			return new Decoded(trigger, (job != null && !job.isNull()) ? job(job, trigger, classLoader) : null);
+			return new Decoded(trigger, (job != null && !job.isNull()) ? job(job, trigger, jobClasses) : null);
 		}
 		catch (StreamReadException ex) {
 			// the parser's own message can quote the document (job data): only the position is kept
@@ -141,8 +151,7 @@ final class TriggerRecord {
 		}
 	}
 
-	private static JobDetail job(JsonNode job, Trigger trigger, ClassLoader classLoader) {
-		String className = job.required("class").stringValue();
+	private static Class<? extends Job> load(String className, ClassLoader classLoader) {
 		Class<?> type;
 		try {
 			type = Class.forName(className, false, classLoader);
@@ -153,7 +162,11 @@ final class TriggerRecord {
 		if (!Job.class.isAssignableFrom(type)) {
 			throw new IllegalArgumentException("job class " + className + " does not implement org.quartz.Job");
 		}
-		JobBuilder builder = JobBuilder.newJob(type.asSubclass(Job.class))
+		return type.asSubclass(Job.class);
+	}
+
+	private static JobDetail job(JsonNode job, Trigger trigger, Function<String, Class<? extends Job>> jobClasses) {
+		JobBuilder builder = JobBuilder.newJob(jobClasses.apply(job.required("class").stringValue()))
 			.withIdentity(trigger.getJobKey())
 			.storeDurably(job.required("durable").booleanValue())
 			.requestRecovery(job.required("requestsRecovery").booleanValue())

@@ -1,6 +1,8 @@
 package dev.zkspring.leader;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.commons.logging.Log;
@@ -8,12 +10,14 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
+import org.quartz.Job;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
-
-import org.springframework.util.ClassUtils;
+import org.quartz.impl.matchers.GroupMatcher;
 
 import dev.zkspring.client.OwnedPaths;
 
@@ -35,6 +39,17 @@ final class TriggerRestore {
 	private final Set<TriggerKey> mirrored;
 
 	private final boolean jsonPresent;
+
+	private Map<String, Class<? extends Job>> declaredJobClasses() throws SchedulerException {
+		Map<String, Class<? extends Job>> classes = new HashMap<>();
+		for (JobKey key : this.scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+			JobDetail job = this.scheduler.getJobDetail(key);
+			if (job != null) {
+				classes.put(job.getJobClass().getName(), job.getJobClass());
+			}
+		}
+		return classes;
+	}
 
 	TriggerRestore(Scheduler scheduler, ZkLeaderElection election, String root, Set<TriggerKey> mirrored,
 			boolean jsonPresent) {
@@ -58,8 +73,9 @@ final class TriggerRestore {
 			CuratorFramework client = this.election.records().client();
 			OwnedPaths.ensure(client, this.root);
 			Set<TriggerKey> recorded = new HashSet<>();
+			Map<String, Class<? extends Job>> declared = declaredJobClasses();
 			for (String name : client.getChildren().forPath(this.root)) {
-				TriggerKey key = restore(client, this.root + "/" + name);
+				TriggerKey key = restore(client, this.root + "/" + name, declared);
 				if (key != null) {
 					recorded.add(key);
 					this.mirrored.add(key);
@@ -79,20 +95,43 @@ final class TriggerRestore {
 		}
 	}
 
-	private @Nullable TriggerKey restore(CuratorFramework client, String node) throws Exception {
+	/**
+	 * A record is data anyone with write access may have written (or planted before {@code repair-acls}
+	 * adopted it): it may only schedule a job class of a job this application declared, and its data may
+	 * not name a bean property of that class, which Quartz's and Spring's job factories would set.
+	 */
+	private @Nullable TriggerKey restore(CuratorFramework client, String node, Map<String, Class<? extends Job>> declared)
+			throws Exception {
 		TriggerRecord.Decoded decoded;
 		try {
-			decoded = TriggerRecord.decode(client.getData().forPath(node), ClassUtils.getDefaultClassLoader());
+			decoded = TriggerRecord.decode(client.getData().forPath(node), (className) -> {
+				Class<? extends Job> type = declared.get(className);
+				if (type == null) {
+					throw new IllegalArgumentException("job class " + className
+							+ " is not the class of a job this application declared");
+				}
+				return type;
+			});
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return null;
 		}
 		catch (IllegalArgumentException ex) {
-			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Deploy the job class on "
+			logger.warn("Skipped the trigger record " + node + ": " + ex.getMessage() + ". Declare a job of that class on "
 					+ "every instance, or delete the znode (the trigger is then gone); the other triggers run.");
 			return null;
 		}
 		Trigger trigger = decoded.trigger();
+		JobDetail existing = this.scheduler.getJobDetail(trigger.getJobKey());
+		JobDetail job = (existing != null) ? existing : decoded.job();
+		String property = (job != null) ? JobProperties.namedBy(job.getJobClass(), trigger.getJobDataMap(),
+				(existing == null) ? job.getJobDataMap() : null) : null;
+		if (property != null) {
+			logger.warn("Skipped the trigger record " + node + ": its data key '" + property + "' names a property of job "
+					+ "class " + job.getJobClass().getName() + ", which Quartz's job factory would set from it. Read such "
+					+ "data from the JobDataMap under another key, or delete the znode; the other triggers run.");
+			return null;
+		}
 		try {
 			if (this.scheduler.checkExists(trigger.getKey())) {
 				return trigger.getKey();

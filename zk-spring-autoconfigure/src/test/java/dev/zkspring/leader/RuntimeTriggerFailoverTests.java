@@ -161,7 +161,8 @@ class RuntimeTriggerFailoverTests {
 
 		await().atMost(Duration.ofSeconds(6)).until(() -> count("b", "cron") >= 1 && count("b", "simple") >= 2);
 		assertThat(output).contains("Skipped the trigger record " + root + "/garbage")
-			.contains("Skipped the trigger record " + root + "/ghost: job class com.example.MissingJob cannot be loaded");
+			.contains("Skipped the trigger record " + root + "/ghost: job class com.example.MissingJob is not the class of a "
+					+ "job this application declared");
 		assertThat(this.schedulerOfB.checkExists(TriggerKey.triggerKey("ghost"))).isFalse();
 	}
 
