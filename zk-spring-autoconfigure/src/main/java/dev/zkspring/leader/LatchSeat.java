@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
@@ -24,6 +26,8 @@ import dev.zkspring.client.OwnedPaths;
  * its leadership. A seat whose node has gone, or belongs to an ended session, is closed and replaced.
  */
 final class LatchSeat implements Closeable {
+
+	private static final Log logger = LogFactory.getLog(LatchSeat.class);
 
 	private final CuratorFramework client;
 
@@ -104,12 +108,34 @@ final class LatchSeat implements Closeable {
 	 * @return whether the node still existed when the watch was set
 	 */
 	boolean watchDeletion(String path, Runnable onDeleted) throws Exception {
-		CuratorWatcher watcher = (event) -> {
-			if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-				onDeleted.run();
+		return this.client.checkExists().usingWatcher(deletionWatcher(path, onDeleted)).forPath(path) != null;
+	}
+
+	/**
+	 * The watch is one-shot: any write to the node (by anyone, without {@code zk.auth}) spends it, so every
+	 * event but the deletion itself and connection news arms it again, or reports a node gone meanwhile.
+	 */
+	private CuratorWatcher deletionWatcher(String path, Runnable onDeleted) {
+		return (event) -> {
+			switch (event.getType()) {
+				case NodeDeleted -> onDeleted.run();
+				case None -> {
+					// connection news leaves the watch in place
+				}
+				default -> this.client.checkExists()
+					.usingWatcher(deletionWatcher(path, onDeleted))
+					.inBackground((client, result) -> {
+						if (result.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+							onDeleted.run();
+						}
+						else if (result.getResultCode() != KeeperException.Code.OK.intValue()) {
+							logger.warn("Could not watch latch node " + path + " again after a change to it ("
+									+ KeeperException.Code.get(result.getResultCode()) + "); its deletion may go unnoticed");
+						}
+					})
+					.forPath(path);
 			}
 		};
-		return this.client.checkExists().usingWatcher(watcher).forPath(path) != null;
 	}
 
 	/** The group as ZooKeeper sees it now: participants in election order, and the leader among them. */

@@ -119,6 +119,22 @@ class ZkLeaderElectionIntegrationTests {
 	}
 
 	@Test
+	void leaderNoticesTheDeletionOfItsLatchNodeAfterSomeoneElseWroteToIt() throws Exception {
+		ZkLeaderElection a = start("a");
+		await().atMost(Duration.ofSeconds(5)).until(a::isLeader);
+		start("b");
+		await().atMost(Duration.ofSeconds(5)).until(() -> a.participants().size() == 2);
+		CuratorFramework operator = zk.newClient();
+		String node = this.latchPath + "/" + operator.getChildren().forPath(this.latchPath).stream()
+			.sorted((x, y) -> sequence(x) - sequence(y)).findFirst().orElseThrow();
+		// the write spends the one-shot watch on a's node; the deletion after it must still be noticed
+		operator.setData().forPath(node, "a".getBytes(StandardCharsets.UTF_8));
+		operator.delete().forPath(node);
+		// (b may not take over: Curator's latch watch on its predecessor is spent by the same write)
+		await().atMost(Duration.ofSeconds(5)).until(() -> !a.isLeader());
+	}
+
+	@Test
 	void leaderWhoseSessionExpiredRejoinsAndLeadsAgainWhenItsSuccessorStops() throws Exception {
 		CuratorFramework client = zk.newClient();
 		ZkLeaderElection a = election(client, "a");
