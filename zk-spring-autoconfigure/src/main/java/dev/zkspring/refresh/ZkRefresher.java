@@ -54,7 +54,7 @@ public final class ZkRefresher implements ZkConfigApplier {
 			return this.recorder.recordedAfter(Long.MIN_VALUE);
 		});
 		TargetPlanner planner = new TargetPlanner(ExpressionResolver.of(context.getBeanFactory(), environment),
-				this.rebinder, changed, context.getBeanFactory().getTypeConverter());
+				this.rebinder, changed, context.getBeanFactory().getTypeConverter(), context.getEnvironment());
 		List<PendingWrite> writes = new ArrayList<>();
 		List<Object> alive = new ArrayList<>();
 		for (RecordedBean bean : recorded) {
@@ -98,8 +98,9 @@ public final class ZkRefresher implements ZkConfigApplier {
 		if (late.isEmpty()) {
 			return;
 		}
+		// created from the old sources and brought to the new ones: what differs from them is written
 		TargetPlanner planner = new TargetPlanner(this.recorder.liveResolver(), this.rebinder, changed,
-				context.getBeanFactory().getTypeConverter());
+				context.getBeanFactory().getTypeConverter(), null);
 		for (RecordedBean bean : late) {
 			Object instance = bean.get();
 			if (instance == null) {
