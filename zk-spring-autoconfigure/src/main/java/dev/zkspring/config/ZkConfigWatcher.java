@@ -24,6 +24,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -217,7 +218,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		if (!changes.isEmpty()) {
 			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
 			this.logLevels.apply(changes);
-			this.context.publishEvent(new ZkConfigChangedEvent(this.context, sources, changes));
+			publish(new ZkConfigChangedEvent(this.context, sources, changes), "the change is applied");
 		}
 	}
 
@@ -273,7 +274,22 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): "
 				+ refusal.reason() + ((key != null) ? " (key '" + key + "')" : "")
 				+ ((target != null) ? " (target " + target + ")" : "") + "; the current configuration stays in force");
-		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, path, version, refusal.reason(), key, target));
+		publish(new ZkConfigRejectedEvent(this.context, path, version, refusal.reason(), key, target),
+				"the change stays refused");
+	}
+
+	/**
+	 * Publish an event whose outcome is settled: an application listener that throws is logged as what it
+	 * is (zk-spring's own listeners are ordered before the application's, so it cannot keep them from the event).
+	 */
+	private void publish(ApplicationEvent event, String outcome) {
+		try {
+			this.context.publishEvent(event);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A listener of " + event.getClass().getSimpleName() + " failed (" + ex.getClass().getName()
+					+ "); " + outcome + " and the listeners after it missed the event", ex);
+		}
 	}
 
 	/** Why an applier refused a candidate. */

@@ -75,8 +75,15 @@ public final class ZkRefresher implements ZkConfigApplier {
 		Duration duration = Duration.ofNanos(System.nanoTime() - started);
 		logger.info("Refreshed " + written.size() + " target(s) of " + alive.size() + " @RefreshScope bean(s) for "
 				+ changed.size() + " changed key(s) in " + duration.toMillis() + " ms");
-		context.publishEvent(new ZkRefreshedEvent(context, candidate.getChanges(), written,
-				candidate.getZnodeVersions(), duration));
+		try {
+			context.publishEvent(new ZkRefreshedEvent(context, candidate.getChanges(), written,
+					candidate.getZnodeVersions(), duration));
+		}
+		catch (RuntimeException ex) {
+			// the change is in force: an application listener's failure must not read as a failed refresh
+			logger.warn("A listener of ZkRefreshedEvent failed (" + ex.getClass().getName() + "); the change is applied "
+					+ "and the listeners after it missed the event", ex);
+		}
 	}
 
 	private static void perform(PendingWrite write, List<String> written) {
