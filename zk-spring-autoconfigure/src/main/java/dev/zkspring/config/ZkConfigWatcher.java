@@ -84,6 +84,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	private volatile Consumer<ChildData> changeHandled = (data) -> {
 	};
 
+	private volatile Runnable swapped = () -> {
+	};
+
 	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
 			ConfigContexts contexts, ConfigSnapshotStore snapshots, ZkConfigStatus status, boolean watch,
 			List<PropertySource<?>> initial, ZkLogLevels logLevels) {
@@ -122,6 +125,11 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	void onChangeHandled(Consumer<ChildData> hook) {
 		this.changeHandled = hook;
+	}
+
+	/** Test seam: run on the refresher thread once a new document is in force, before the swap returns. */
+	void onSwapped(Runnable hook) {
+		this.swapped = hook;
 	}
 
 	@Override
@@ -297,10 +305,23 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	}
 
+	/**
+	 * Put new contexts in force in one step for every reader: the source in the Environment takes their
+	 * state in one write, and the masks over the lower sources follow it, so no reader sees the new
+	 * document with the old hiding, or the reverse.
+	 */
 	private void swap(PropertySource<?> composite) {
 		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
-		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
+		PropertySource<?> inForce = sources.get(ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+		if (inForce instanceof ZkConfigPropertySource live && composite instanceof ZkConfigPropertySource next) {
+			live.maskBelow(sources);
+			live.become(next);
+			this.swapped.run();
+		}
+		else if (inForce != null) {
+			// not the source the config center put there: replaced as a whole
 			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
+			this.swapped.run();
 			if (composite instanceof ZkConfigPropertySource config) {
 				config.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
 			}
