@@ -37,6 +37,7 @@ import dev.zkspring.config.ZkConfigChangedEvent;
 import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.refresh.ZkConfigListener;
 import dev.zkspring.refresh.ZkRefreshedEvent;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -45,8 +46,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An application listener that throws, even one ordered first, neither keeps zk-spring's own listeners
- * (metrics, activity) from hearing of a change or a refusal, nor makes the log say the change was not
- * applied.
+ * (metrics, activity, {@code @ZkConfigListener} methods) from hearing of a change or a refusal, nor makes
+ * the log say the change was not applied.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ListenerFailureIntegrationTests {
@@ -95,6 +96,7 @@ class ListenerFailureIntegrationTests {
 			assertThat(activity.describeContexts()).singleElement()
 				.satisfies((described) -> assertThat(described).containsKey("lastRefresh"));
 			assertThat(context.getBean(Greeter.class).greeting).isEqualTo("v2");
+			assertThat(context.getBean(Greeter.class).heard).isEqualTo(1);
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("v2");
 			write("/config/orders", "{\"shop\":{\"greeting\":\"v3\",\"limit\":\"many\"}}");
 			await().atMost(WAIT)
@@ -138,6 +140,13 @@ class ListenerFailureIntegrationTests {
 
 		@Value("${shop.limit}")
 		volatile int limit;
+
+		volatile int heard;
+
+		@ZkConfigListener(prefixes = "shop")
+		void shopChanged() {
+			this.heard++;
+		}
 
 	}
 
