@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
 
@@ -23,7 +25,7 @@ import dev.zkspring.config.ZnodePropertySource;
  * Remembers, per config context znode, when its keys last changed and the last document it refused,
  * so the health contributor and the endpoint can say which version runs and why a newer one does not.
  */
-public final class ZkConfigActivity implements ApplicationListener<ApplicationEvent> {
+public final class ZkConfigActivity implements ApplicationListener<ApplicationEvent>, PriorityOrdered {
 
 	private final ConfigurableEnvironment environment;
 
@@ -68,6 +70,12 @@ public final class ZkConfigActivity implements ApplicationListener<ApplicationEv
 	@Override
 	public boolean supportsAsyncExecution() {
 		return false;
+	}
+
+	/** Before the application's listeners, so that one of theirs that throws cannot keep this from hearing of a change. */
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
 

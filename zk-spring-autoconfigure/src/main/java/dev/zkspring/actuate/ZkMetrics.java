@@ -14,6 +14,8 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 
 import dev.zkspring.config.ZkConfigChangedEvent;
 import dev.zkspring.config.ZkConfigRejectedEvent;
@@ -33,7 +35,7 @@ import dev.zkspring.refresh.ZkRefreshedEvent;
  * znode is registered at 0 when the binder is bound at startup, so dashboards and {@code increase()}
  * see the first event.
  */
-public final class ZkMetrics implements MeterBinder, ApplicationListener<ApplicationEvent>, ZkLockObserver {
+public final class ZkMetrics implements MeterBinder, ApplicationListener<ApplicationEvent>, PriorityOrdered, ZkLockObserver {
 
 	private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
 
@@ -130,6 +132,12 @@ public final class ZkMetrics implements MeterBinder, ApplicationListener<Applica
 	@Override
 	public boolean supportsAsyncExecution() {
 		return false;
+	}
+
+	/** Before the application's listeners, so that one of theirs that throws cannot keep this from hearing of a change. */
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
 	private Counter configChanges() {

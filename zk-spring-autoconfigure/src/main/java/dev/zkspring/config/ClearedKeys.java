@@ -94,8 +94,9 @@ final class ClearedKeys {
 			PropertySource<?> plain = (source instanceof MaskedPropertySource masked) ? masked.delegate() : source;
 			PropertySource<?> wanted = plain;
 			if (plain instanceof EnumerablePropertySource<?> enumerable && !isEmpty() && hidesAny(enumerable)) {
-				wanted = (source instanceof MaskedPropertySource masked && masked.cleared().equals(this)) ? source
-						: new MaskedPropertySource(enumerable, this);
+				// a copy gets a mask of its own: one that follows the source in force would change with it
+				wanted = (source instanceof MaskedPropertySource masked && masked.isFixed()
+						&& masked.cleared().equals(this)) ? source : new MaskedPropertySource(enumerable, this);
 			}
 			if (wanted != source) {
 				sources.replace(source.getName(), wanted);

@@ -33,8 +33,12 @@ final class JsonDocumentParser {
 
 	static final int MAX_DEPTH = 64;
 
-	/** What one JSON key may hold between dots: what relaxed binding maps to a property name. */
-	private static final Pattern KEY_SEGMENT = Pattern.compile("[A-Za-z0-9_-]+");
+	/**
+	 * What one JSON key may hold between dots and stay a dotted key: letters and digits of any script
+	 * (with their combining marks), {@code -} and {@code _}. Boot's YAML loader writes such names dotted
+	 * ({@code shop.grüße}); only characters its relaxed binding drops from a map key need Boot's brackets.
+	 */
+	private static final Pattern KEY_SEGMENT = Pattern.compile("[\\p{L}\\p{M}\\p{N}_-]+");
 
 	/** A key already written in Boot's bracket notation, one map key. */
 	private static final Pattern BRACKETED = Pattern.compile("\\[[^\\[\\]]+\\]");

@@ -16,7 +16,9 @@ import org.springframework.core.env.PropertySource;
  * listeners run on that thread, two events never interleave and listeners see them in order. Changes
  * that arrive while one is being processed (a listener included) are coalesced into the next event,
  * whose diff starts where the previous one ended. A write that changes no effective value publishes
- * nothing. Values are only inside {@link #getChanges()}; {@link #toString()} names keys only.
+ * nothing. A listener that throws is logged as such and the change stays applied; zk-spring's own
+ * listeners (metrics, activity, fleet) run before the application's, so one of those cannot keep
+ * them from the event. Values are only inside {@link #getChanges()}; {@link #toString()} names keys only.
  */
 public class ZkConfigChangedEvent extends ApplicationEvent {
 

@@ -24,6 +24,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -83,6 +84,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	private volatile Consumer<ChildData> changeHandled = (data) -> {
 	};
 
+	private volatile Runnable swapped = () -> {
+	};
+
 	ZkConfigWatcher(ConfigurableApplicationContext context, CuratorFramework client, LocatorChain locators,
 			ConfigContexts contexts, ConfigSnapshotStore snapshots, ZkConfigStatus status, boolean watch,
 			List<PropertySource<?>> initial, ZkLogLevels logLevels) {
@@ -121,6 +125,11 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	void onChangeHandled(Consumer<ChildData> hook) {
 		this.changeHandled = hook;
+	}
+
+	/** Test seam: run on the refresher thread once a new document is in force, before the swap returns. */
+	void onSwapped(Runnable hook) {
+		this.swapped = hook;
 	}
 
 	@Override
@@ -217,7 +226,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		if (!changes.isEmpty()) {
 			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
 			this.logLevels.apply(changes);
-			this.context.publishEvent(new ZkConfigChangedEvent(this.context, sources, changes));
+			publish(new ZkConfigChangedEvent(this.context, sources, changes), "the change is applied");
 		}
 	}
 
@@ -273,7 +282,22 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): "
 				+ refusal.reason() + ((key != null) ? " (key '" + key + "')" : "")
 				+ ((target != null) ? " (target " + target + ")" : "") + "; the current configuration stays in force");
-		this.context.publishEvent(new ZkConfigRejectedEvent(this.context, path, version, refusal.reason(), key, target));
+		publish(new ZkConfigRejectedEvent(this.context, path, version, refusal.reason(), key, target),
+				"the change stays refused");
+	}
+
+	/**
+	 * Publish an event whose outcome is settled: an application listener that throws is logged as what it
+	 * is (zk-spring's own listeners are ordered before the application's, so it cannot keep them from the event).
+	 */
+	private void publish(ApplicationEvent event, String outcome) {
+		try {
+			this.context.publishEvent(event);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A listener of " + event.getClass().getSimpleName() + " failed (" + ex.getClass().getName()
+					+ "); " + outcome + " and the listeners after it missed the event", ex);
+		}
 	}
 
 	/** Why an applier refused a candidate. */
@@ -281,10 +305,23 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	}
 
+	/**
+	 * Put new contexts in force in one step for every reader: the source in the Environment takes their
+	 * state in one write, and the masks over the lower sources follow it, so no reader sees the new
+	 * document with the old hiding, or the reverse.
+	 */
 	private void swap(PropertySource<?> composite) {
 		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
-		if (sources.contains(ZkConfigInitializer.PROPERTY_SOURCE_NAME)) {
+		PropertySource<?> inForce = sources.get(ZkConfigInitializer.PROPERTY_SOURCE_NAME);
+		if (inForce instanceof ZkConfigPropertySource live && composite instanceof ZkConfigPropertySource next) {
+			live.maskBelow(sources);
+			live.become(next);
+			this.swapped.run();
+		}
+		else if (inForce != null) {
+			// not the source the config center put there: replaced as a whole
 			sources.replace(ZkConfigInitializer.PROPERTY_SOURCE_NAME, composite);
+			this.swapped.run();
 			if (composite instanceof ZkConfigPropertySource config) {
 				config.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
 			}

@@ -19,6 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 import dev.zkspring.config.ZkConfigChangedEvent;
@@ -43,7 +45,7 @@ import dev.zkspring.refresh.ZkRefreshedEvent;
  * {@link #instances()} reads every live instance's node. Nodes name znodes, versions and keys, never
  * configuration values.
  */
-public final class ZkFleet implements SmartLifecycle, ApplicationListener<ApplicationEvent>, ZkLockObserver,
+public final class ZkFleet implements SmartLifecycle, ApplicationListener<ApplicationEvent>, PriorityOrdered, ZkLockObserver,
 		LeadershipListener, ConnectionStateListener {
 
 	private final CuratorFramework client;
@@ -153,6 +155,12 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	@Override
 	public boolean supportsAsyncExecution() {
 		return false;
+	}
+
+	/** Before the application's listeners, so that one of theirs that throws cannot keep this from hearing of a change. */
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
 	@Override

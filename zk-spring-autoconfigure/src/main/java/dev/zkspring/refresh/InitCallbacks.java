@@ -15,8 +15,9 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * The init callbacks of a rebound {@code @ConfigurationProperties} bean, run again after its
- * properties changed so that state it derives from them follows: {@code @PostConstruct} methods
+ * The init callbacks of a refreshed bean, run again once after a refresh wrote any of its fields
+ * ({@code @Value} members or bound properties alike), so that state it derives from them follows, as if
+ * it had been created again: {@code @PostConstruct} methods
  * (superclass first), {@link InitializingBean#afterPropertiesSet()}, then the bean definition's
  * init methods, in the order the bean factory ran them.
  */

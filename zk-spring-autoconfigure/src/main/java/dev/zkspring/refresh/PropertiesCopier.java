@@ -20,12 +20,14 @@ import org.springframework.util.ConcurrentReferenceHashMap;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Plans writing a freshly bound {@code @ConfigurationProperties} instance over the bean in place,
- * touching only what Boot's binder owns: JavaBean properties, written through their setters when
- * their value differs. A property with a getter only is bound into (a nested object, recursively) or,
- * for a collection, map or array, replaced by reference through its non-final field of the same name.
- * Nothing else is read or written: fields without accessors, init-computed state and final helpers
- * are left alone. Accessors are looked up once per class.
+ * Plans bringing a {@code @ConfigurationProperties} bean in place to a freshly bound instance, touching
+ * only what Boot's binder owns and only where the sources changed: a JavaBean property is written when
+ * its value bound from the old sources differs from its value bound from the new ones (so what the
+ * application set itself, and what a change leaves alone, stays), through its setter. A property with a
+ * getter only is bound into (a nested object, recursively) or, for a collection, map or array, replaced
+ * by reference through its non-final field of the same name. Nothing else is read or written: fields
+ * without accessors, init-computed state and final helpers are left alone. Accessors are looked up once
+ * per class.
  */
 final class PropertiesCopier {
 
@@ -37,11 +39,15 @@ final class PropertiesCopier {
 	}
 
 	/**
-	 * Add to {@code writes} what makes the bound properties of {@code current} equal to those of {@code fresh}.
+	 * Add to {@code writes} what brings the bound properties of {@code current} whose value differs
+	 * between {@code before} and {@code after} to their value in {@code after}.
+	 * @param current the bean
+	 * @param before a fresh instance bound from the sources in force (or the bean itself when unknown)
+	 * @param after a fresh instance bound from the new sources
 	 * @throws IllegalStateException naming the property when it cannot take the new value safely
 	 */
-	static void plan(Object current, Object fresh, String target, String path, List<PendingWrite> writes) {
-		plan(current, fresh, target, path, writes, 0);
+	static void plan(Object current, Object before, Object after, String target, List<PendingWrite> writes) {
+		plan(current, before, after, target, "", writes, 0);
 	}
 
 	/**
@@ -73,11 +79,15 @@ final class PropertiesCopier {
 		}
 	}
 
-	private static void plan(Object current, Object fresh, String target, String path, List<PendingWrite> writes,
-			int depth) {
+	private static void plan(Object current, Object old, Object fresh, String target, String path,
+			List<PendingWrite> writes, int depth) {
 		for (Accessor accessor : accessors(current.getClass())) {
-			Object before = get(accessor.getter(), current);
 			Object after = get(accessor.getter(), fresh);
+			if (old != current && same(get(accessor.getter(), old), after, depth)) {
+				// its sources did not change: the bean keeps what it has, whoever set it
+				continue;
+			}
+			Object before = get(accessor.getter(), current);
 			if (same(before, after, depth)) {
 				continue;
 			}
@@ -97,7 +107,8 @@ final class PropertiesCopier {
 			}
 			else if (before != null && after != null && !simple(before.getClass()) && depth < MAX_DEPTH) {
 				// Boot binds a getter-only nested object in place: so do we, property by property
-				plan(before, after, target, property + ".", writes, depth + 1);
+				Object oldNested = (old != current) ? get(accessor.getter(), old) : null;
+				plan(before, (oldNested != null) ? oldNested : before, after, target, property + ".", writes, depth + 1);
 			}
 			// a simple value with a getter only is not bound by Boot: not ours to write
 		}
@@ -131,19 +142,19 @@ final class PropertiesCopier {
 			.allMatch((accessor) -> same(get(accessor.getter(), a), get(accessor.getter(), b), depth + 1));
 	}
 
-	private static @Nullable Object get(Method getter, Object instance) {
+	static @Nullable Object get(Method getter, Object instance) {
 		return ReflectionUtils.invokeMethod(getter, instance);
 	}
 
-	private static boolean aggregate(Class<?> type) {
+	static boolean aggregate(Class<?> type) {
 		return Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type) || type.isArray();
 	}
 
-	private static boolean simple(Class<?> type) {
+	static boolean simple(Class<?> type) {
 		return BeanUtils.isSimpleValueType(type) || type.isArray() || type.getName().startsWith("java.");
 	}
 
-	private static List<Accessor> accessors(Class<?> type) {
+	static List<Accessor> accessors(Class<?> type) {
 		return cache.computeIfAbsent(type, PropertiesCopier::introspect);
 	}
 
@@ -182,7 +193,7 @@ final class PropertiesCopier {
 	}
 
 	/** A bound property: its getter, its setter if any, else the field that may be replaced. */
-	private record Accessor(String name, Method getter, @Nullable Method setter, @Nullable VarHandle field) {
+	record Accessor(String name, Method getter, @Nullable Method setter, @Nullable VarHandle field) {
 
 	}
 

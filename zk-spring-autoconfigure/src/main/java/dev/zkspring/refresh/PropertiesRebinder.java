@@ -6,8 +6,10 @@ import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeanUtils;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
@@ -26,7 +28,9 @@ import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.validation.MessageInterpolatorFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.convert.ConversionService;
+import org.springframework.core.convert.support.DefaultConversionService;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.format.support.FormattingConversionService;
 import org.springframework.util.ClassUtils;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
@@ -37,10 +41,13 @@ import org.springframework.validation.beanvalidation.LocalValidatorFactoryBean;
 import dev.zkspring.config.ZkConfigChangeRejectedException;
 
 /**
- * Binds a {@code @ConfigurationProperties} bean's prefix from candidate sources into a fresh
- * instance with Boot's {@link Binder}, as Boot bound it at startup (ignore-invalid and
- * ignore-unknown fields, JSR-303 validation for {@code @Validated} types when a provider is present,
- * the {@code configurationPropertiesValidator} bean), then plans copying it over the bean.
+ * Binds a {@code @ConfigurationProperties} bean's prefix from candidate sources into a copy of the
+ * bean's baseline (see {@link PropertiesBaseline}) as Boot's own binder bound it at startup: the same
+ * conversion services and property editors, ignore-invalid and ignore-unknown fields, a nested
+ * {@code @ConfigurationProperties} type bound as properties, validation with the
+ * {@code configurationPropertiesValidator} bean and, for {@code @Validated} types, JSR-303 when a
+ * provider is present, and the application's {@code ConfigurationPropertiesBindHandlerAdvisor}s. Then
+ * it plans the writes of the properties the change alters.
  */
 final class PropertiesRebinder {
 
@@ -57,25 +64,55 @@ final class PropertiesRebinder {
 		this.context = context;
 	}
 
-	Binder binder(ConfigurableEnvironment candidate) {
-		List<ConversionService> conversionServices = new ArrayList<>();
-		ConversionService own = this.context.getBeanFactory().getConversionService();
-		if (own != null) {
-			conversionServices.add(own);
+	/**
+	 * A binder over the given Environment that converts as Boot's binder of
+	 * {@code @ConfigurationProperties} does: the application's {@code conversionService} bean if it
+	 * has one, else the {@code @ConfigurationPropertiesBinding} converters, the bean factory's
+	 * conversion service and Boot's shared one, plus the bean factory's property editors.
+	 */
+	Binder binder(ConfigurableEnvironment environment) {
+		return new Binder(ConfigurationPropertySources.get(environment), new PropertySourcesPlaceholdersResolver(environment),
+				conversionServices(), this.context.getBeanFactory()::copyRegisteredEditorsTo, null, null);
+	}
+
+	private List<ConversionService> conversionServices() {
+		ConfigurableListableBeanFactory beanFactory = this.context.getBeanFactory();
+		String name = ConfigurableApplicationContext.CONVERSION_SERVICE_BEAN_NAME;
+		if (this.context.containsBean(name) && beanFactory.isTypeMatch(name, ConversionService.class)) {
+			return List.of(this.context.getBean(name, ConversionService.class));
 		}
-		conversionServices.add(ApplicationConversionService.getSharedInstance());
-		return new Binder(ConfigurationPropertySources.get(candidate), new PropertySourcesPlaceholdersResolver(candidate),
-				conversionServices, this.context.getBeanFactory()::copyRegisteredEditorsTo, null, null);
+		List<ConversionService> services = new ArrayList<>();
+		FormattingConversionService binding = new FormattingConversionService();
+		DefaultConversionService.addCollectionConverters(binding);
+		boolean converters = !ApplicationConversionService
+			.addBeans(binding, beanFactory, ConfigurationPropertiesBinding.VALUE)
+			.isEmpty();
+		if (converters) {
+			services.add(binding);
+		}
+		if (beanFactory.getConversionService() != null) {
+			services.add(beanFactory.getConversionService());
+		}
+		services.add(ApplicationConversionService.getSharedInstance());
+		return services;
+	}
+
+	ConfigurableListableBeanFactory beanFactory() {
+		return this.context.getBeanFactory();
 	}
 
 	/**
-	 * Bind a fresh instance and add the writes that copy it over the bean.
+	 * Bind a copy of the bean's baseline from the new sources and add the writes that bring the bean to
+	 * it, for the properties whose bound value the change alters.
+	 * @param binder binds from the new sources
+	 * @param current binds from the sources the bean was last brought to, or {@code null} when unknown
+	 * (then every property that differs from the bean is written)
 	 * @throws ZkConfigChangeRejectedException naming the key and the bean when binding, validation
 	 * or copying would fail
 	 */
-	void plan(Binder binder, RecordedBean.Properties properties, Object bean, String beanName, String target,
-			List<PendingWrite> writes) {
-		Object fresh = BeanUtils.instantiateClass(bean.getClass());
+	void plan(Binder binder, @Nullable Binder current, RecordedBean.Properties properties, Object bean,
+			String target, List<PendingWrite> writes) {
+		Object fresh = properties.instanceToBind(bean);
 		Bindable<Object> bindable = properties.bindable().withExistingValue(fresh);
 		try {
 			binder.bind(properties.prefix(), bindable, handler(properties.annotation(), bindable, fresh));
@@ -83,9 +120,9 @@ final class PropertiesRebinder {
 		catch (BindException ex) {
 			throw rejection(properties.prefix(), target, ex);
 		}
-		int before = writes.size();
+		Object old = (current != null) ? boundBefore(current, properties, bean) : bean;
 		try {
-			PropertiesCopier.plan(bean, fresh, target, "", writes);
+			PropertiesCopier.plan(bean, old, fresh, target, writes);
 		}
 		catch (IllegalStateException ex) {
 			String property = ex.getMessage();
@@ -94,17 +131,24 @@ final class PropertiesRebinder {
 							+ "without readers seeing it half refilled; add a setter",
 					null);
 		}
-		if (writes.size() > before) {
-			// derived state follows the properties it is computed from, as at startup
-			PendingWrite.Action callbacks = InitCallbacks.of(bean, beanName, this.context.getBeanFactory());
-			if (callbacks != null) {
-				writes.add(new PendingWrite(target + " init callbacks", callbacks));
-			}
+	}
+
+	/** The baseline bound from the sources in force, leniently (it is compared, never written); else the bean. */
+	private Object boundBefore(Binder current, RecordedBean.Properties properties, Object bean) {
+		try {
+			Object old = properties.instanceToBind(bean);
+			BindHandler lenient = new IgnoreErrorsBindHandler(new PropertiesOnlyBindHandler(
+					new IgnoreTopLevelConverterNotFoundBindHandler()));
+			current.bind(properties.prefix(), properties.bindable().withExistingValue(old), lenient);
+			return old;
+		}
+		catch (RuntimeException ex) {
+			return bean;
 		}
 	}
 
 	private BindHandler handler(ConfigurationProperties annotation, Bindable<?> bindable, Object fresh) {
-		BindHandler handler = new IgnoreTopLevelConverterNotFoundBindHandler();
+		BindHandler handler = new PropertiesOnlyBindHandler(new IgnoreTopLevelConverterNotFoundBindHandler());
 		if (annotation.ignoreInvalidFields()) {
 			handler = new IgnoreErrorsBindHandler(handler);
 		}
@@ -112,7 +156,16 @@ final class PropertiesRebinder {
 			handler = new NoUnboundElementsBindHandler(handler, new UnboundElementsSourceFilter());
 		}
 		List<Validator> validators = validators(bindable, fresh);
-		return validators.isEmpty() ? handler : new ValidationBindHandler(handler, validators.toArray(Validator[]::new));
+		if (!validators.isEmpty()) {
+			handler = new ValidationBindHandler(handler, validators.toArray(Validator[]::new));
+		}
+		for (ConfigurationPropertiesBindHandlerAdvisor advisor : this.context
+			.getBeanProvider(ConfigurationPropertiesBindHandlerAdvisor.class)
+			.orderedStream()
+			.toList()) {
+			handler = advisor.apply(handler);
+		}
+		return handler;
 	}
 
 	private List<Validator> validators(Bindable<?> bindable, Object fresh) {

@@ -18,14 +18,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.InstantiationAwareBeanPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBean;
-import org.springframework.boot.context.properties.bind.BindMethod;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -53,6 +50,8 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 
 	private final Map<Object, Long> instantiatedAt = Collections.synchronizedMap(new IdentityHashMap<>());
 
+	private final Map<Object, PropertiesBaseline> baselines = Collections.synchronizedMap(new IdentityHashMap<>());
+
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
 	private long sequence;
@@ -79,6 +78,14 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 	public boolean postProcessAfterInstantiation(Object bean, String beanName) {
 		if (refreshScoped(bean, beanName)) {
 			this.instantiatedAt.put(bean, this.generation);
+			if (ConfigurationPropertiesBean.get(context(), bean, beanName) != null
+					&& PropertiesBaseline.constructor(bean.getClass()) != null) {
+				// before Boot binds it: what its @Bean method or constructor set is what a removed key returns to
+				PropertiesBaseline baseline = PropertiesBaseline.capture(bean);
+				if (baseline != null) {
+					this.baselines.put(bean, baseline);
+				}
+			}
 		}
 		return true;
 	}
@@ -86,12 +93,13 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {
 		Long instantiated = this.instantiatedAt.remove(bean);
+		PropertiesBaseline baseline = this.baselines.remove(bean);
 		if (instantiated != null) {
-			record(bean, beanName, instantiated);
+			record(bean, beanName, instantiated, baseline);
 		}
 		else if (bean.getClass().isRecord() && refreshScoped(bean, beanName)) {
 			// the bean factory skips populating records, and with it the instantiation callback
-			record(bean, beanName, this.generation);
+			record(bean, beanName, this.generation, null);
 		}
 		return bean;
 	}
@@ -167,7 +175,7 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 		return (definition instanceof RootBeanDefinition root) ? root.getResolvedFactoryMethod() : null;
 	}
 
-	private void record(Object bean, String beanName, long instantiated) {
+	private void record(Object bean, String beanName, long instantiated, @Nullable PropertiesBaseline baseline) {
 		Class<?> type = ClassUtils.getUserClass(bean);
 		ClassTargets targets = ClassTargets.of(type);
 		List<String> unrefreshable = new ArrayList<>(targets.unrefreshable());
@@ -175,7 +183,8 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 		if (factoryMethod != null) {
 			unrefreshable.addAll(ClassTargets.factoryMethodValues(factoryMethod));
 		}
-		RecordedBean.Properties properties = properties(bean, beanName, unrefreshable);
+		RecordedBean.Properties properties = RecordedBean.Properties.of(ConfigurationPropertiesBean.get(context(), bean,
+				beanName), bean, beanName, unrefreshable, baseline);
 		if (!unrefreshable.isEmpty() && this.warned.add(beanName)) {
 			logger.warn("@RefreshScope bean '" + beanName + "' (" + type.getName() + ") cannot refresh "
 					+ String.join(", ", unrefreshable) + ": these keep the values the bean was created with. Inject "
@@ -221,34 +230,6 @@ public final class RefreshTargetRecorder implements InstantiationAwareBeanPostPr
 						+ ex.getClass().getName() + ")");
 			}
 		}
-	}
-
-	private RecordedBean.@Nullable Properties properties(Object bean, String beanName, List<String> unrefreshable) {
-		ConfigurationPropertiesBean properties = ConfigurationPropertiesBean.get(context(), bean, beanName);
-		if (properties == null) {
-			return null;
-		}
-		Bindable<?> target = properties.asBindTarget();
-		if (target.getBindMethod() == BindMethod.VALUE_OBJECT) {
-			unrefreshable.add("its @ConfigurationProperties (bound through its constructor)");
-			return null;
-		}
-		if (ClassUtils.getConstructorIfAvailable(bean.getClass()) == null) {
-			unrefreshable.add("its @ConfigurationProperties (no constructor without parameters to bind a fresh copy)");
-			return null;
-		}
-		List<String> unsafe = PropertiesCopier.unsafe(bean.getClass());
-		if (!unsafe.isEmpty()) {
-			throw new BeanInitializationException("@RefreshScope @ConfigurationProperties bean '" + beanName + "' ("
-					+ bean.getClass().getName() + ") cannot be rebound safely: " + String.join(", ", unsafe)
-					+ ". Refilling such a collection in place lets other threads see it empty or half filled. Add a "
-					+ "setter for it (the refresh then replaces it by reference), or make its field non-final.");
-		}
-		String prefix = properties.getAnnotation().prefix();
-		@SuppressWarnings("unchecked")
-		Bindable<Object> bindable = (Bindable<Object>) Bindable.of(target.getType())
-			.withAnnotations(target.getAnnotations());
-		return new RecordedBean.Properties(prefix, properties.getAnnotation(), bindable);
 	}
 
 	private void purge() {

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanInstantiationException;
 import org.springframework.beans.TypeConverter;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.PlaceholderResolutionException;
 
 import dev.zkspring.config.ZkConfigChangeRejectedException;
@@ -32,14 +33,24 @@ final class TargetPlanner {
 
 	private final Map<String, Resolved> resolved = new HashMap<>();
 
+	private final @Nullable ConfigurableEnvironment current;
+
 	private @Nullable Binder binder;
 
+	private @Nullable Binder currentBinder;
+
+	/**
+	 * Plan for the resolver's sources.
+	 * @param current the Environment the beans were brought to last, whose bound values tell which
+	 * properties a change alters; {@code null} when unknown (every property that differs is written)
+	 */
 	TargetPlanner(ExpressionResolver resolver, PropertiesRebinder rebinder, Set<String> changed,
-			TypeConverter converter) {
+			TypeConverter converter, @Nullable ConfigurableEnvironment current) {
 		this.resolver = resolver;
 		this.rebinder = rebinder;
 		this.changed = changed;
 		this.converter = converter;
+		this.current = current;
 	}
 
 	/**
@@ -47,6 +58,7 @@ final class TargetPlanner {
 	 * @throws ZkConfigChangeRejectedException naming the key and the target when one cannot take them
 	 */
 	void plan(RecordedBean bean, Object instance, List<PendingWrite> writes) {
+		int before = writes.size();
 		List<ValueMember> members = bean.targets().members();
 		for (int i = 0; i < members.size(); i++) {
 			planValue(bean, instance, i, members.get(i), writes);
@@ -55,11 +67,18 @@ final class TargetPlanner {
 		// bound again whatever changed: a property may be derived from a key outside the prefix
 		if (properties != null) {
 			try {
-				this.rebinder.plan(binder(), properties, instance, bean.name(), bean.describeProperties(), writes);
+				this.rebinder.plan(binder(), currentBinder(), properties, instance, bean.describeProperties(), writes);
 			}
 			catch (BeanInstantiationException ex) {
 				throw new ZkConfigChangeRejectedException(properties.prefix(), bean.describeProperties(),
 						"a fresh instance to bind could not be created (" + ex.getClass().getName() + ")", ex);
+			}
+		}
+		if (writes.size() > before) {
+			// derived state follows the fields it is computed from, as when the bean was created
+			PendingWrite.Action callbacks = InitCallbacks.of(instance, bean.name(), this.rebinder.beanFactory());
+			if (callbacks != null) {
+				writes.add(new PendingWrite("bean '" + bean.name() + "' init callbacks", callbacks));
 			}
 		}
 	}
@@ -146,6 +165,13 @@ final class TargetPlanner {
 			this.binder = binder;
 		}
 		return binder;
+	}
+
+	private @Nullable Binder currentBinder() {
+		if (this.current != null && this.currentBinder == null) {
+			this.currentBinder = this.rebinder.binder(this.current);
+		}
+		return this.currentBinder;
 	}
 
 	/** An expression's value, or the failure resolving it. */

@@ -18,8 +18,13 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.MethodIntrospector;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
@@ -32,7 +37,7 @@ import dev.zkspring.config.ZkConfigChange;
  * whose keys they match. A method with a signature it cannot call fails the startup, naming it.
  * Public so the auto-configuration can register it.
  */
-public final class ZkConfigListenerMethods implements BeanPostProcessor, ApplicationListener<ZkRefreshedEvent> {
+public final class ZkConfigListenerMethods implements BeanPostProcessor, ApplicationContextAware {
 
 	private static final Log logger = LogFactory.getLog(ZkConfigListenerMethods.class);
 
@@ -62,7 +67,13 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 	}
 
 	@Override
-	public void onApplicationEvent(ZkRefreshedEvent event) {
+	public void setApplicationContext(ApplicationContext applicationContext) {
+		if (applicationContext instanceof ConfigurableApplicationContext context) {
+			context.addApplicationListener(new Dispatcher());
+		}
+	}
+
+	private void dispatch(ZkRefreshedEvent event) {
 		this.listeners.removeIf((listener) -> listener.bean().get() == null);
 		for (Listener listener : this.listeners) {
 			List<ZkConfigChange> matching = event.getChanges().stream().filter(listener::matches).toList();
@@ -127,6 +138,25 @@ public final class ZkConfigListenerMethods implements BeanPostProcessor, Applica
 		throw new BeanInitializationException("@ZkConfigListener method '" + method.getName() + "' of bean '"
 				+ beanName + "' takes " + List.of(parameters) + ", which cannot be passed; declare no parameter, a "
 				+ "List<ZkConfigChange> or a ZkRefreshedEvent");
+	}
+
+	/**
+	 * Calls the methods after each refresh, before the application's own listeners of the event, so one
+	 * of those that throws cannot keep them from it. Apart from the processor, which stays unordered so
+	 * that it sees the beans as the other post-processors (proxies) left them.
+	 */
+	private final class Dispatcher implements ApplicationListener<ZkRefreshedEvent>, PriorityOrdered {
+
+		@Override
+		public void onApplicationEvent(ZkRefreshedEvent event) {
+			dispatch(event);
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
 	}
 
 	/** What a listener method takes. */

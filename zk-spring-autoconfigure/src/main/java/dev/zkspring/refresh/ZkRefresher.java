@@ -54,7 +54,7 @@ public final class ZkRefresher implements ZkConfigApplier {
 			return this.recorder.recordedAfter(Long.MIN_VALUE);
 		});
 		TargetPlanner planner = new TargetPlanner(ExpressionResolver.of(context.getBeanFactory(), environment),
-				this.rebinder, changed, context.getBeanFactory().getTypeConverter());
+				this.rebinder, changed, context.getBeanFactory().getTypeConverter(), context.getEnvironment());
 		List<PendingWrite> writes = new ArrayList<>();
 		List<Object> alive = new ArrayList<>();
 		for (RecordedBean bean : recorded) {
@@ -75,8 +75,15 @@ public final class ZkRefresher implements ZkConfigApplier {
 		Duration duration = Duration.ofNanos(System.nanoTime() - started);
 		logger.info("Refreshed " + written.size() + " target(s) of " + alive.size() + " @RefreshScope bean(s) for "
 				+ changed.size() + " changed key(s) in " + duration.toMillis() + " ms");
-		context.publishEvent(new ZkRefreshedEvent(context, candidate.getChanges(), written,
-				candidate.getZnodeVersions(), duration));
+		try {
+			context.publishEvent(new ZkRefreshedEvent(context, candidate.getChanges(), written,
+					candidate.getZnodeVersions(), duration));
+		}
+		catch (RuntimeException ex) {
+			// the change is in force: an application listener's failure must not read as a failed refresh
+			logger.warn("A listener of ZkRefreshedEvent failed (" + ex.getClass().getName() + "); the change is applied "
+					+ "and the listeners after it missed the event", ex);
+		}
 	}
 
 	private static void perform(PendingWrite write, List<String> written) {
@@ -98,8 +105,9 @@ public final class ZkRefresher implements ZkConfigApplier {
 		if (late.isEmpty()) {
 			return;
 		}
+		// created from the old sources and brought to the new ones: what differs from them is written
 		TargetPlanner planner = new TargetPlanner(this.recorder.liveResolver(), this.rebinder, changed,
-				context.getBeanFactory().getTypeConverter());
+				context.getBeanFactory().getTypeConverter(), null);
 		for (RecordedBean bean : late) {
 			Object instance = bean.get();
 			if (instance == null) {

@@ -5,6 +5,12 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.ByteArrayResource;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.entry;
@@ -91,6 +97,26 @@ class JsonDocumentParserTests {
 				+ "\"[/v1/*]\":\"e\",\"com.example\":\"f\"}}"))
 			.containsExactly(entry("routes[/api/**]", "a"), entry("routes[b c]", "b"), entry("routes[x:y]", "c"),
 					entry("routes[a..b]", "d"), entry("routes[/v1/*]", "e"), entry("routes[com.example]", "f"));
+	}
+
+	@Test
+	void namesOfLettersInAnyScriptAreDottedKeysAsBootsYamlLoaderWritesThem() throws Exception {
+		// JSON is YAML: Boot's own loader reads the same text, and we must flatten it the same way
+		String json = "{\"shop\":{\"grüße\":1,\"日本\":2,\"Ärger-x_y\":3,\"cafe\u0301\":4,\"/a b\":5}}";
+		Map<String, String> properties = parse(json);
+		assertThat(properties).containsExactly(entry("shop.grüße", "1"), entry("shop.日本", "2"),
+				entry("shop.Ärger-x_y", "3"), entry("shop.cafe\u0301", "4"), entry("shop[/a b]", "5"));
+		EnumerablePropertySource<?> yaml = (EnumerablePropertySource<?>) new YamlPropertySourceLoader()
+			.load("yaml", new ByteArrayResource(json.getBytes(StandardCharsets.UTF_8)))
+			.get(0);
+		// the name with '/' and a space is one of those we keep as one map key in brackets, where YAML needs quotes
+		assertThat(yaml.getPropertyNames()).filteredOn((key) -> key.indexOf('/') < 0)
+			.containsExactlyInAnyOrderElementsOf(properties.keySet().stream().filter((key) -> key.indexOf('[') < 0).toList())
+			.hasSize(4);
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources().addFirst(new ZnodePropertySource("/config/shop", 0, properties));
+		ConfigurationPropertySources.attach(environment);
+		assertThat(environment.getProperty("shop.grüße")).isEqualTo("1");
 	}
 
 	@Test
