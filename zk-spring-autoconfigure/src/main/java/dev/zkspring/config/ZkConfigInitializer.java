@@ -14,7 +14,6 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -61,9 +60,8 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false or Curator is absent
 	 */
 	static @Nullable ConfigSettings settings(Binder binder, @Nullable ClassLoader classLoader) {
-		ZkProperties properties = binder.bind(ZkProperties.PREFIX, ZkProperties.class).orElseGet(ZkProperties::new);
-		if (!properties.isEnabled() || !properties.getConfig().isEnabled()
-				|| !ClassUtils.isPresent(CURATOR, classLoader)) {
+		ConfigSettings settings = ConfigSettings.bind(binder);
+		if (settings == null || !ClassUtils.isPresent(CURATOR, classLoader)) {
 			return null;
 		}
 		if (!ClassUtils.isPresent(JACKSON, classLoader)) {
@@ -73,7 +71,7 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 					"Depend on zk-spring-starter, which brings it, or add tools.jackson.core:jackson-databind; "
 							+ "or set zk.config.enabled=false to run without the config center.");
 		}
-		return settings(properties);
+		return settings;
 	}
 
 	/** Load and attach in one go, the source inserted above the packaged files. */
@@ -99,17 +97,6 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		else {
 			sources.addLast(composite);
 		}
-	}
-
-	/** The binding step is the one place of this package that knows the properties type. */
-	private static ConfigSettings settings(ZkProperties properties) {
-		ZkProperties.Config config = properties.getConfig();
-		ZkProperties.Embedded embedded = properties.getEmbedded();
-		return new ConfigSettings(properties.toClientSettings(), properties.getConnect(),
-				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
-				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
-				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
-				config.getMaxDocumentSize());
 	}
 
 }
