@@ -14,6 +14,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
+import dev.zkspring.client.RunWithoutZooKeeper;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -22,7 +23,8 @@ import dev.zkspring.client.ZkStartupException;
  * registers them as the {@code curatorFramework} and {@code zkEmbeddedServer} beans, so the
  * auto-configuration reuses them: one session per application. Does nothing when {@code zk.enabled}
  * or {@code zk.config.enabled} is false, and steps aside when {@code spring.config.import=zk:} has
- * loaded the configuration already ({@link ZkConfigDataLoader}). Registered in {@code META-INF/spring.factories}.
+ * loaded the configuration already ({@link ZkConfigDataLoader}), and loads nothing in a
+ * {@link RunWithoutZooKeeper} (AOT processing, a CDS training run). Registered in {@code META-INF/spring.factories}.
  */
 public class ZkConfigInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
 
@@ -50,7 +52,12 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 			return;
 		}
 		ConfigSettings settings = settings(Binder.get(environment), context.getClassLoader());
-		if (settings != null) {
+		String withoutZooKeeper = RunWithoutZooKeeper.reason();
+		if (settings != null && withoutZooKeeper != null) {
+			LogFactory.getLog(ZkConfigInitializer.class).info("Not connecting to ZooKeeper and not loading its configuration: "
+					+ withoutZooKeeper);
+		}
+		else if (settings != null) {
 			load(context, settings);
 		}
 	}
