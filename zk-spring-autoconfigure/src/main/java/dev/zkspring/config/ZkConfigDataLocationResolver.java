@@ -13,7 +13,6 @@ import org.springframework.boot.context.config.Profiles;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
 
-import dev.zkspring.client.RunWithoutZooKeeper;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -55,11 +54,6 @@ public class ZkConfigDataLocationResolver implements ConfigDataLocationResolver<
 		ConfigSettings settings = ZkConfigInitializer.settings(binder, ZkConfigDataLocationResolver.class.getClassLoader());
 		if (settings == null) {
 			this.logger.info("Ignoring " + location + ": zk.enabled or zk.config.enabled is false");
-			return List.of();
-		}
-		String withoutZooKeeper = RunWithoutZooKeeper.reason();
-		if (withoutZooKeeper != null) {
-			this.logger.info("Ignoring " + location + ": " + withoutZooKeeper);
 			return List.of();
 		}
 		String name = binder.bind("spring.application.name", String.class).orElse(null);
