@@ -31,8 +31,15 @@ class SampleCdsTrainingIT {
 				List.of("-XX:ArchiveClassesAtExit=" + archive, "-Dspring.context.exit=onRefresh", "-jar", jar),
 				List.of("--sample.data-dir=" + dir.resolve("db"), "--zk.embedded.enabled=false",
 						"--zk.connect=127.0.0.1:" + SampleProcess.freePort(), "--zk.connection-timeout=60s"));
-		assertThat(training.waitFor(Duration.ofSeconds(50))).as("training run ended before the connection timeout")
-			.isTrue();
+		try {
+			assertThat(training.waitFor(Duration.ofSeconds(50))).as("training run ended before the connection timeout")
+				.isTrue();
+		}
+		finally {
+			if (training.isAlive()) {
+				training.kill();
+			}
+		}
 		assertThat(training.exitValue()).as("exit status; see %s", SampleProcess.logFile("cds-training")).isZero();
 		assertThat(training.output()).contains("Not connecting to ZooKeeper and not loading its configuration: "
 				+ "this is a training run that exits once the context is refreshed (spring.context.exit=onRefresh");
