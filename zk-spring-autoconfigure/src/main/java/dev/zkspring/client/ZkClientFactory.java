@@ -63,13 +63,18 @@ public final class ZkClientFactory {
 	}
 
 	/**
-	 * Start the client and wait for its first connection.
+	 * Start the client and wait for its first connection (not in a {@link RunWithoutZooKeeper}, which only
+	 * starts it).
 	 * @param client a client from {@link #create}
 	 * @param connectionTimeout how long to wait ({@code zk.connection-timeout})
 	 * @throws ZkStartupException naming the connect string and the timeout when no connection comes
 	 */
 	public static void start(CuratorFramework client, Duration connectionTimeout) {
 		client.start();
+		if (RunWithoutZooKeeper.reason() != null) {
+			// beans get their client, connecting in the background; nothing of this run waits for it
+			return;
+		}
 		boolean connected;
 		try {
 			connected = client.blockUntilConnected(millis("zk.connection-timeout", connectionTimeout),

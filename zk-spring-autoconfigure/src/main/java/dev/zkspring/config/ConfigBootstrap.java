@@ -163,7 +163,16 @@ final class ConfigBootstrap {
 			JsonZnodePropertySourceLocator json) {
 		String unreachable = "ZooKeeper at '" + shared.connectString() + "' could not be reached within "
 				+ this.config.connectionTimeout() + " (zk.connection-timeout)";
-		List<ZnodePropertySource> snapshot = readSnapshot(snapshots);
+		List<ZnodePropertySource> snapshot;
+		String noSnapshot;
+		try {
+			snapshot = snapshots.read();
+			noSnapshot = "there is no configuration snapshot at " + snapshots.file();
+		}
+		catch (IOException ex) {
+			snapshot = null;
+			noSnapshot = "the configuration snapshot cannot be used (" + ex.getMessage() + ")";
+		}
 		if (snapshot != null) {
 			json.restore(snapshot);
 			this.logger.warn(unreachable + "; starting from the last-known-good configuration snapshot " + snapshots.file()
@@ -171,26 +180,15 @@ final class ConfigBootstrap {
 			return ZkConfigStatus.Source.SNAPSHOT;
 		}
 		if (this.requireZooKeeper) {
-			throw new ZkStartupException(unreachable + ", and there is no configuration snapshot at " + snapshots.file()
-					+ " to start from.",
+			throw new ZkStartupException(unreachable + ", and " + noSnapshot + " to start from.",
 					"Check that the ensemble in zk.connect is running and reachable from this host, or raise "
 							+ "zk.connection-timeout; set zk.config.fail-fast=false to start without ZooKeeper's "
 							+ "configuration until it can be reached.");
 		}
 		json.restore(List.of());
-		this.logger.warn(unreachable + " and there is no configuration snapshot at " + snapshots.file()
-				+ "; starting without ZooKeeper's configuration (zk.config.fail-fast=false) until it connects.");
+		this.logger.warn(unreachable + ", and " + noSnapshot + "; starting without ZooKeeper's configuration "
+				+ "(zk.config.fail-fast=false) until it connects.");
 		return ZkConfigStatus.Source.NONE;
-	}
-
-	private @Nullable List<ZnodePropertySource> readSnapshot(ConfigSnapshotStore snapshots) {
-		try {
-			return snapshots.read();
-		}
-		catch (IOException ex) {
-			this.logger.warn("Ignoring the configuration snapshot: " + ex.getMessage());
-			return null;
-		}
 	}
 
 	private void rejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,

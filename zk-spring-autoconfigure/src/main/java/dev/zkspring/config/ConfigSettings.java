@@ -5,13 +5,16 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.util.unit.DataSize;
 
 import dev.zkspring.client.ZkClientSettings;
 
 /**
- * What the config center needs of {@code zk.*}, as plain values: the initializer's binding step makes
- * it from the bound properties, so this package never depends on the auto-configuration's types.
+ * What the config center needs of {@code zk.*}, as plain values bound by this package itself
+ * ({@link #bind}) before any bean exists, so it never depends on the auto-configuration's types. The
+ * defaults are those of the {@code zk.*} properties (a test compares the two).
  * @param client how to build the client
  * @param connect {@code zk.connect}
  * @param connectionTimeout {@code zk.connection-timeout}
@@ -32,4 +35,48 @@ record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duratio
 		@Nullable String namespace, boolean embedded, int embeddedPort, @Nullable Path embeddedDataDir, String root,
 		String defaultContext, @Nullable String name, String profileSeparator, boolean failFast, boolean watch,
 		@Nullable Path snapshotDir, @Nullable DataSize maxDocumentSize) {
+
+	/**
+	 * Bind the settings from the Environment's {@code zk.*} keys.
+	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false
+	 */
+	static @Nullable ConfigSettings bind(Binder binder) {
+		Keys zk = new Keys(binder);
+		if (!zk.get("enabled", Boolean.class, true) || !zk.get("config.enabled", Boolean.class, true)) {
+			return null;
+		}
+		Duration connectionTimeout = zk.get("connection-timeout", Duration.class, Duration.ofSeconds(10));
+		String namespace = zk.get("namespace", String.class, null);
+		ZkClientSettings client = new ZkClientSettings(namespace,
+				zk.get("session-timeout", Duration.class, Duration.ofSeconds(30)), connectionTimeout,
+				new ZkClientSettings.Retry(zk.get("retry.base-sleep", Duration.class, Duration.ofMillis(100)),
+						zk.get("retry.max-retries", Integer.class, 5),
+						zk.get("retry.max-sleep", Duration.class, Duration.ofSeconds(2))),
+				new ZkClientSettings.Auth(zk.get("auth.scheme", String.class, "digest"),
+						zk.get("auth.credentials", String.class, null), zk.get("auth.repair-acls", Boolean.class, false)),
+				new ZkClientSettings.Tls(zk.get("ssl.enabled", Boolean.class, false),
+						zk.get("ssl.key-store", Path.class, null), zk.get("ssl.key-store-password", String.class, null),
+						zk.get("ssl.key-store-type", String.class, null), zk.get("ssl.trust-store", Path.class, null),
+						zk.get("ssl.trust-store-password", String.class, null),
+						zk.get("ssl.trust-store-type", String.class, null),
+						zk.get("ssl.hostname-verification", Boolean.class, true)));
+		return new ConfigSettings(client, zk.get("connect", String.class, null), connectionTimeout, namespace,
+				zk.get("embedded.enabled", Boolean.class, false), zk.get("embedded.port", Integer.class, 0),
+				zk.get("embedded.data-dir", Path.class, null), zk.get("config.root", String.class, "/config"),
+				zk.get("config.default-context", String.class, "application"),
+				zk.get("config.name", String.class, null), zk.get("config.profile-separator", String.class, ","),
+				zk.get("config.fail-fast", Boolean.class, true), zk.get("config.watch", Boolean.class, true),
+				zk.get("config.snapshot-dir", Path.class, null),
+				zk.get("config.max-document-size", DataSize.class, DataSize.ofMegabytes(1)));
+	}
+
+	/** One {@code zk.*} key at a time, with its default. */
+	private record Keys(Binder binder) {
+
+		<T> T get(String key, Class<T> type, @Nullable T fallback) {
+			return this.binder.bind("zk." + key, Bindable.of(type)).orElse(fallback);
+		}
+
+	}
+
 }

@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -159,10 +161,16 @@ final class ConfigSnapshotStore {
 			}
 			return sources;
 		}
+		catch (StreamReadException ex) {
+			// no cause, no parser message: they may quote the file's content; the position is safe
+			throw new IOException("the snapshot " + this.file + " exists but is unreadable: "
+					+ ((ex instanceof UnexpectedEndOfInputException) ? "it is truncated (its JSON ends early"
+							: "it is not valid JSON (" + ex.getClass().getSimpleName())
+					+ " at byte " + ex.getLocation().getByteOffset() + " of " + content.length + ")");
+		}
 		catch (RuntimeException ex) {
-			// no cause: a parser's message may quote the file's content
-			throw new IOException("the snapshot " + this.file + " is not a zk-spring configuration snapshot ("
-					+ ex.getClass().getName() + ")");
+			throw new IOException("the snapshot " + this.file + " exists but is unreadable: it is JSON but not a "
+					+ "zk-spring configuration snapshot (" + ex.getClass().getName() + ")");
 		}
 	}
 

@@ -12,6 +12,7 @@ import org.springframework.boot.context.config.ConfigDataLoader;
 import org.springframework.boot.context.config.ConfigDataLoaderContext;
 import org.springframework.boot.logging.DeferredLogFactory;
 
+import dev.zkspring.client.RunWithoutZooKeeper;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
@@ -21,6 +22,7 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * prepared, becomes its {@code curatorFramework} bean with the watcher started on it (the initializer
  * then sees the source loaded and steps aside). Without {@code optional:}, an unreachable ensemble with
  * no snapshot fails the startup; with it, the application starts and the watcher loads on connect.
+ * Loads nothing in a {@link RunWithoutZooKeeper} (AOT processing, a CDS training run).
  * Registered in {@code META-INF/spring.factories}.
  */
 public class ZkConfigDataLoader implements ConfigDataLoader<ZkConfigDataResource> {
@@ -43,6 +45,11 @@ public class ZkConfigDataLoader implements ConfigDataLoader<ZkConfigDataResource
 					+ " comes after " + bootstrap.get(ConfigBootstrap.class).contexts().root() + ").",
 					"Import ZooKeeper once per application; list several roots in that one location, separated by "
 							+ "';' (zk:/a;/b, the last root wins).");
+		}
+		String withoutZooKeeper = RunWithoutZooKeeper.reason();
+		if (withoutZooKeeper != null) {
+			this.logger.info("Ignoring the import of " + resource + ": " + withoutZooKeeper);
+			return ConfigData.EMPTY;
 		}
 		ConfigSettings settings = resource.settings();
 		ConfigBootstrap config = new ConfigBootstrap(settings, resource.contexts(),

@@ -14,7 +14,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
-import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.RunWithoutZooKeeper;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -23,7 +23,8 @@ import dev.zkspring.client.ZkStartupException;
  * registers them as the {@code curatorFramework} and {@code zkEmbeddedServer} beans, so the
  * auto-configuration reuses them: one session per application. Does nothing when {@code zk.enabled}
  * or {@code zk.config.enabled} is false, and steps aside when {@code spring.config.import=zk:} has
- * loaded the configuration already ({@link ZkConfigDataLoader}). Registered in {@code META-INF/spring.factories}.
+ * loaded the configuration already ({@link ZkConfigDataLoader}), and loads nothing in a
+ * {@link RunWithoutZooKeeper} (AOT processing, a CDS training run). Registered in {@code META-INF/spring.factories}.
  */
 public class ZkConfigInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
 
@@ -51,7 +52,12 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 			return;
 		}
 		ConfigSettings settings = settings(Binder.get(environment), context.getClassLoader());
-		if (settings != null) {
+		String withoutZooKeeper = RunWithoutZooKeeper.reason();
+		if (settings != null && withoutZooKeeper != null) {
+			LogFactory.getLog(ZkConfigInitializer.class).info("Not connecting to ZooKeeper and not loading its configuration: "
+					+ withoutZooKeeper);
+		}
+		else if (settings != null) {
 			load(context, settings);
 		}
 	}
@@ -61,9 +67,8 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false or Curator is absent
 	 */
 	static @Nullable ConfigSettings settings(Binder binder, @Nullable ClassLoader classLoader) {
-		ZkProperties properties = binder.bind(ZkProperties.PREFIX, ZkProperties.class).orElseGet(ZkProperties::new);
-		if (!properties.isEnabled() || !properties.getConfig().isEnabled()
-				|| !ClassUtils.isPresent(CURATOR, classLoader)) {
+		ConfigSettings settings = ConfigSettings.bind(binder);
+		if (settings == null || !ClassUtils.isPresent(CURATOR, classLoader)) {
 			return null;
 		}
 		if (!ClassUtils.isPresent(JACKSON, classLoader)) {
@@ -73,7 +78,7 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 					"Depend on zk-spring-starter, which brings it, or add tools.jackson.core:jackson-databind; "
 							+ "or set zk.config.enabled=false to run without the config center.");
 		}
-		return settings(properties);
+		return settings;
 	}
 
 	/** Load and attach in one go, the source inserted above the packaged files. */
@@ -99,17 +104,6 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		else {
 			sources.addLast(composite);
 		}
-	}
-
-	/** The binding step is the one place of this package that knows the properties type. */
-	private static ConfigSettings settings(ZkProperties properties) {
-		ZkProperties.Config config = properties.getConfig();
-		ZkProperties.Embedded embedded = properties.getEmbedded();
-		return new ConfigSettings(properties.toClientSettings(), properties.getConnect(),
-				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
-				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
-				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
-				config.getMaxDocumentSize());
 	}
 
 }

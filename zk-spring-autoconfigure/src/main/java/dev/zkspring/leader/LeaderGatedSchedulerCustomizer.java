@@ -3,21 +3,27 @@ package dev.zkspring.leader;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
 import org.quartz.SchedulerException;
 
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.core.Ordered;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
 /**
  * Gates Spring Boot's auto-configured Quartz scheduler: turns its auto-startup off (last, after any
- * other customizer) and, once the scheduler exists, ties it to the election. Public only so the
+ * other customizer) and, once the scheduler exists, ties it to the election. In an AOT-processed
+ * context it also sets a job factory that injects jobs' {@code @Autowired} members. Public only so the
  * auto-configuration can create it.
  */
 public final class LeaderGatedSchedulerCustomizer
-		implements SchedulerFactoryBeanCustomizer, SmartInitializingSingleton, DisposableBean, Ordered {
+		implements SchedulerFactoryBeanCustomizer, SmartInitializingSingleton, DisposableBean, ApplicationContextAware,
+		Ordered {
 
 	private final ZkLeaderElection election;
 
@@ -26,6 +32,8 @@ public final class LeaderGatedSchedulerCustomizer
 	private final List<SchedulerFactoryBean> factories = new CopyOnWriteArrayList<>();
 
 	private final List<SchedulerGate> gates = new CopyOnWriteArrayList<>();
+
+	private @Nullable ApplicationContext context;
 
 	/**
 	 * Create the customizer.
@@ -38,8 +46,17 @@ public final class LeaderGatedSchedulerCustomizer
 	}
 
 	@Override
+	public void setApplicationContext(ApplicationContext applicationContext) {
+		this.context = applicationContext;
+	}
+
+	@Override
 	public void customize(SchedulerFactoryBean schedulerFactoryBean) {
 		schedulerFactoryBean.setAutoStartup(false);
+		if (AotDetector.useGeneratedArtifacts() && this.context != null) {
+			// Boot's job factory would leave @Autowired members of jobs unset in an AOT-processed context
+			schedulerFactoryBean.setJobFactory(new AotJobFactory(this.context));
+		}
 		this.factories.add(schedulerFactoryBean);
 	}
 

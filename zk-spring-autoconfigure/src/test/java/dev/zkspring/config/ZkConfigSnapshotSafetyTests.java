@@ -77,7 +77,7 @@ class ZkConfigSnapshotSafetyTests {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("default");
 			});
-			assertThat(output).contains("Ignoring the configuration snapshot: the snapshot " + this.store.file()
+			assertThat(output).contains("the configuration snapshot cannot be used (the snapshot " + this.store.file()
 					+ " is refused: it is a symbolic link");
 		}
 		finally {
@@ -100,7 +100,30 @@ class ZkConfigSnapshotSafetyTests {
 		this.store.write(List.of(source("ours")));
 		Files.setPosixFilePermissions(this.directory, PosixFilePermissions.fromString("rwxrwxrwx"));
 		assertThatIOException().isThrownBy(this.store::read)
-			.withMessageContaining("its directory " + this.directory.toAbsolutePath() + " may be written by others");
+			.withMessageContaining("its directory " + this.directory.toAbsolutePath() + " may be written by its group or others");
+	}
+
+	@Test
+	void aTruncatedSnapshotIsReportedAsUnreadableNotAsMissing(CapturedOutput output) throws IOException {
+		this.store.write(List.of(source("ours")));
+		byte[] whole = Files.readAllBytes(this.store.file());
+		Files.write(this.store.file(), java.util.Arrays.copyOf(whole, whole.length / 2));
+		String unreadable = "the configuration snapshot cannot be used (the snapshot " + this.store.file()
+				+ " exists but is unreadable: it is truncated";
+		runner().run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = context.getStartupFailure();
+			while (failure != null && !(failure instanceof ZkStartupException)) {
+				failure = failure.getCause();
+			}
+			assertThat(failure).isNotNull();
+			assertThat(((ZkStartupException) failure).getDescription()).contains(unreadable)
+				.doesNotContain("no configuration snapshot");
+		});
+		runner().withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains(unreadable).doesNotContain("no configuration snapshot");
+		});
 	}
 
 	@Test

@@ -45,18 +45,20 @@ final class SampleProcess {
 	}
 
 	static SampleProcess start(String name, int port, List<String> args) throws IOException {
-		Path jar = Paths.get(required("sample.jar"));
-		if (!Files.isRegularFile(jar)) {
-			throw new IllegalStateException("No packaged sample app at " + jar + ": run the package phase first");
-		}
-		Path dir = Files.createDirectories(Paths.get(required("sample.e2e-dir")));
-		Path log = dir.resolve(name + ".log");
+		return start(name, port, List.of("-jar", jar().toString()), args);
+	}
+
+	/**
+	 * @param launch what follows the JVM's heap options: {@code -jar} and the jar, or system properties, a
+	 * class path and a main class
+	 */
+	static SampleProcess start(String name, int port, List<String> launch, List<String> args) throws IOException {
+		Path log = logFile(name);
 		List<String> command = new ArrayList<>();
 		command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Xmx256m");
 		command.add("-XX:TieredStopAtLevel=1");
-		command.add("-jar");
-		command.add(jar.toString());
+		command.addAll(launch);
 		command.add("--server.port=" + port);
 		command.addAll(args);
 		Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -65,13 +67,25 @@ final class SampleProcess {
 		return new SampleProcess(name, port, process, log);
 	}
 
+	static Path jar() {
+		Path jar = Paths.get(required("sample.jar"));
+		if (!Files.isRegularFile(jar)) {
+			throw new IllegalStateException("No packaged sample app at " + jar + ": run the package phase first");
+		}
+		return jar;
+	}
+
+	static Path logFile(String name) throws IOException {
+		return Files.createDirectories(Paths.get(required("sample.e2e-dir"))).resolve(name + ".log");
+	}
+
 	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}
 	}
 
-	private static String required(String property) {
+	static String required(String property) {
 		String value = System.getProperty(property);
 		if (value == null) {
 			throw new IllegalStateException("System property " + property + " is not set (failsafe sets it in sample-app/pom.xml)");
@@ -96,6 +110,20 @@ final class SampleProcess {
 				}
 			});
 		return this;
+	}
+
+	/** Waits for the JVM to end by itself: whether it did within the timeout. */
+	boolean waitFor(Duration timeout) throws InterruptedException {
+		return this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	int exitValue() {
+		return this.process.exitValue();
+	}
+
+	/** What the instance has printed so far. */
+	String output() throws IOException {
+		return Files.readString(this.log);
 	}
 
 	String name() {

@@ -1,0 +1,94 @@
+package dev.zkspring.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+import dev.zkspring.autoconfigure.ZkProperties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The config package binds its own settings (it never imports the auto-configuration), with the same
+ * defaults and the same reading of every {@code zk.*} key as {@link ZkProperties}.
+ */
+class ConfigSettingsTests {
+
+	@Test
+	void defaultsAreThoseOfTheZkProperties() {
+		assertThat(ConfigSettings.bind(binder(Map.of()))).isEqualTo(fromProperties(Map.of()));
+	}
+
+	@Test
+	void everyKeyIsReadAsTheZkPropertiesReadIt() {
+		Map<String, String> values = Map.ofEntries(Map.entry("zk.connect", "a:1,b:2"), Map.entry("zk.namespace", "ns"),
+				Map.entry("zk.session-timeout", "7s"), Map.entry("zk.connection-timeout", "3s"),
+				Map.entry("zk.retry.base-sleep", "20ms"), Map.entry("zk.retry.max-retries", "9"),
+				Map.entry("zk.retry.max-sleep", "1s"), Map.entry("zk.auth.scheme", "sasl"),
+				Map.entry("zk.auth.credentials", "u:p"), Map.entry("zk.auth.repair-acls", "true"),
+				Map.entry("zk.ssl.enabled", "true"), Map.entry("zk.ssl.key-store", "/k.p12"),
+				Map.entry("zk.ssl.key-store-password", "kp"), Map.entry("zk.ssl.key-store-type", "PKCS12"),
+				Map.entry("zk.ssl.trust-store", "/t.p12"), Map.entry("zk.ssl.trust-store-password", "tp"),
+				Map.entry("zk.ssl.trust-store-type", "JKS"), Map.entry("zk.ssl.hostname-verification", "false"),
+				Map.entry("zk.embedded.enabled", "true"), Map.entry("zk.embedded.port", "2999"),
+				Map.entry("zk.embedded.data-dir", "/d"), Map.entry("zk.config.root", "/cfg"),
+				Map.entry("zk.config.default-context", "shared"), Map.entry("zk.config.name", "shop"),
+				Map.entry("zk.config.profile-separator", "-"), Map.entry("zk.config.fail-fast", "false"),
+				Map.entry("zk.config.watch", "false"), Map.entry("zk.config.snapshot-dir", "/s"),
+				Map.entry("zk.config.max-document-size", "64KB"));
+		assertThat(ConfigSettings.bind(binder(values))).isEqualTo(fromProperties(values));
+	}
+
+	@Test
+	void zkEnabledOrConfigEnabledFalseMeansNoSettings() {
+		assertThat(ConfigSettings.bind(binder(Map.of("zk.enabled", "false")))).isNull();
+		assertThat(ConfigSettings.bind(binder(Map.of("zk.config.enabled", "false")))).isNull();
+	}
+
+	@Test
+	void noCapabilityPackageImportsTheAutoConfiguration() throws IOException {
+		Path main = Path.of("src/main/java/dev/zkspring");
+		try (Stream<Path> files = Files.walk(main)) {
+			List<String> offenders = files.filter((file) -> file.toString().endsWith(".java"))
+				.filter((file) -> !file.startsWith(main.resolve("autoconfigure")))
+				.filter((file) -> read(file).contains("import dev.zkspring.autoconfigure."))
+				.map(Path::toString)
+				.toList();
+			assertThat(offenders).isEmpty();
+		}
+	}
+
+	private static String read(Path file) {
+		try {
+			return Files.readString(file);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static Binder binder(Map<String, String> values) {
+		return new Binder(new MapConfigurationPropertySource(values));
+	}
+
+	/** What the initializer built before it bound settings of its own. */
+	private static ConfigSettings fromProperties(Map<String, String> values) {
+		ZkProperties properties = binder(values).bind(ZkProperties.PREFIX, ZkProperties.class).orElseGet(ZkProperties::new);
+		ZkProperties.Config config = properties.getConfig();
+		ZkProperties.Embedded embedded = properties.getEmbedded();
+		return new ConfigSettings(properties.toClientSettings(), properties.getConnect(),
+				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
+				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
+				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
+				config.getMaxDocumentSize());
+	}
+
+}
