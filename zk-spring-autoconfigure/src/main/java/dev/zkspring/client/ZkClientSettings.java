@@ -49,7 +49,7 @@ public record ZkClientSettings(@Nullable String namespace, Duration sessionTimeo
 		@Override
 		public String toString() {
 			return "Auth[scheme=" + this.scheme + ", credentials=" + ((this.credentials != null) ? "******" : "none")
-					+ ", repairAcls=" + this.repairAcls + "]";
+					+ ", repairAcls=" + this.repairAcls + ", recordRoots=" + this.recordRoots + "]";
 		}
 
 	}

@@ -2,6 +2,7 @@ package dev.zkspring.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,8 @@ record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duratio
 						zk.get("retry.max-retries", Integer.class, 5),
 						zk.get("retry.max-sleep", Duration.class, Duration.ofSeconds(2))),
 				new ZkClientSettings.Auth(zk.get("auth.scheme", String.class, "digest"),
-						zk.get("auth.credentials", String.class, null), zk.get("auth.repair-acls", Boolean.class, false)),
+						zk.get("auth.credentials", String.class, null), zk.get("auth.repair-acls", Boolean.class, false),
+						List.of(zk.get("lock.root", String.class, "/locks"), zk.get("leader.root", String.class, "/leader"))),
 				new ZkClientSettings.Tls(zk.get("ssl.enabled", Boolean.class, false),
 						zk.get("ssl.key-store", Path.class, null), zk.get("ssl.key-store-password", String.class, null),
 						zk.get("ssl.key-store-type", String.class, null), zk.get("ssl.trust-store", Path.class, null),
