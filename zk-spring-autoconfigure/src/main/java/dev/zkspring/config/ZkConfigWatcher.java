@@ -149,6 +149,26 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		}
 	}
 
+	/**
+	 * Reload now on the refresher thread and wait for it, for a refresh the application asks for
+	 * (Spring Cloud's {@code ContextRefresher}).
+	 */
+	void reloadNow(java.time.Duration timeout) {
+		if (!this.ready || this.closed) {
+			return;
+		}
+		try {
+			this.refresher.submit(this::reload).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
+			logger.warn("A requested reload of the configuration from ZooKeeper did not finish within " + timeout
+					+ " (" + ex.getClass().getName() + "); the current configuration stays in force");
+		}
+	}
+
 	private void reload() {
 		this.pending.set(false);
 		if (this.closed) {
