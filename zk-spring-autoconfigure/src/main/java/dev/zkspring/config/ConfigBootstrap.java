@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import dev.zkspring.client.ZkStartupException;
@@ -33,6 +35,9 @@ final class ConfigBootstrap {
 
 	static final String STATUS_BEAN = "zkConfigStatus";
 
+	/** What Spring Cloud's {@code ContextRefresher} publishes once it has refreshed the Environment. */
+	private static final String ENVIRONMENT_CHANGE_EVENT = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
+
 	private static final Log runningLogger = LogFactory.getLog(ZkConfigInitializer.class);
 
 	private final ConfigSettings config;
@@ -48,6 +53,8 @@ final class ConfigBootstrap {
 	private @Nullable ConfigurableApplicationContext context;
 
 	private @Nullable Loaded loaded;
+
+	private @Nullable ZkConfigWatcher watcher;
 
 	/**
 	 * @param settings the bound {@code zk.*} settings
@@ -123,6 +130,24 @@ final class ConfigBootstrap {
 		return this.contexts;
 	}
 
+	/** Whether {@link #attach} has run: the application is up and this is its config center. */
+	boolean attached() {
+		return this.watcher != null;
+	}
+
+	/**
+	 * Read the same contexts again on the same session, through the watcher (validated and applied as
+	 * any change), for a refresh that re-runs Boot's config-data processing (Spring Cloud's
+	 * {@code ContextRefresher}).
+	 * @return the config center's source now in force
+	 */
+	PropertySource<?> reload() {
+		ConfigurableApplicationContext context = Objects.requireNonNull(this.context, "not attached");
+		Objects.requireNonNull(this.watcher, "not attached").reloadNow(this.config.connectionTimeout().multipliedBy(2));
+		return Objects.requireNonNull(context.getEnvironment().getPropertySources().get(ZkConfigInitializer.PROPERTY_SOURCE_NAME),
+				"the config center's property source was removed from the Environment");
+	}
+
 	/** Close what {@link #load} started when no context has taken it over (a startup failing in between). */
 	void closeUnlessAttached() {
 		if (this.loaded != null && this.context == null) {
@@ -153,7 +178,14 @@ final class ConfigBootstrap {
 		((DefaultSingletonBeanRegistry) beanFactory).registerDisposableBean(WATCHER_BEAN, watcher::close);
 		beanFactory.registerDependentBean(SharedClient.CLIENT_BEAN, WATCHER_BEAN);
 		context.addApplicationListener(watcher);
+		context.addApplicationListener((ApplicationEvent event) -> {
+			// Spring Cloud's refresh, which in its legacy bootstrap mode reads nothing of ours: reload on this session
+			if (ENVIRONMENT_CHANGE_EVENT.equals(event.getClass().getName())) {
+				watcher.reloadNow(this.config.connectionTimeout().multipliedBy(2));
+			}
+		});
 		watcher.start();
+		this.watcher = watcher;
 		this.logger.info("Loaded configuration from " + loaded.status().getSource() + " for contexts "
 				+ this.contexts.highestFirst() + " (" + LocatorChain.effective(loaded.located().sources()).size()
 				+ " keys)");

@@ -39,7 +39,7 @@ final class ConfigSnapshotStore {
 
 	private final Path file;
 
-	private @Nullable List<String> lastWritten;
+	private @Nullable List<List<Object>> lastWritten;
 
 	ConfigSnapshotStore(Path file) {
 		this.file = file;
@@ -99,7 +99,10 @@ final class ConfigSnapshotStore {
 	 * @return whether the file was written
 	 */
 	synchronized boolean write(List<ZnodePropertySource> sources) throws IOException {
-		List<String> signature = sources.stream().map((source) -> source.getZnode() + "@" + source.getVersion()).toList();
+		// by content too: a node deleted and created again starts at version 0 again
+		List<List<Object>> signature = sources.stream()
+			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.getSource()))
+			.toList();
 		if (signature.equals(this.lastWritten) && Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
 			return false;
 		}

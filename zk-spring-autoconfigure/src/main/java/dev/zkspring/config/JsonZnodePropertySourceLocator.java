@@ -7,11 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.RetryLoop;
-import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +17,8 @@ import org.springframework.core.env.PropertySource;
 
 /**
  * The built-in locator: one JSON document per context znode ({@link ConfigContexts}), highest
- * precedence first, all read in one multi-read. A context whose document is rejected keeps its last
+ * precedence first, read as of one point in the ensemble's history in multi-reads that fit the
+ * client's packet limit ({@link ContextReader}). A context whose document is rejected keeps its last
  * good version; the first rejection of each node version goes to the {@link RejectionHandler}, which
  * fails the startup, logs, or publishes an event. A context that cannot be read (no permission) keeps
  * its last good version too, without affecting the others, and makes the load incomplete (no snapshot
@@ -83,19 +80,26 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		}
 		ConfigContexts contexts = Objects.requireNonNull(this.contexts, "not configured");
 		List<String> znodes = contexts.highestFirst();
-		List<OpResult> results = readAll(client, znodes);
+		List<ContextReader.Read> reads = new ContextReader(client).read(znodes);
 		boolean complete = true;
 		List<PropertySource<?>> sources = new ArrayList<>();
-		for (int i = 0; i < znodes.size(); i++) {
-			String znode = znodes.get(i);
-			OpResult result = results.get(i);
+		for (ContextReader.Read read : reads) {
+			String znode = read.znode();
 			ZnodePropertySource source;
-			if (result instanceof OpResult.GetDataResult read) {
+			if (read.tooLargeFor() > 0) {
 				this.unreadable.remove(znode);
-				source = accept(znode, read.getData(), read.getStat());
+				Stat stat = read.requireStat();
+				source = reject(znode, stat, "it is " + stat.getDataLength() + " bytes, too large to be read within "
+						+ "the client's packet limit (jute.maxbuffer, " + read.tooLargeFor() + " bytes); keep each "
+						+ "context document under " + (read.tooLargeFor() - ContextReader.OVERHEAD) + " bytes, or raise "
+						+ "jute.maxbuffer on the clients", null);
+			}
+			else if (read.error() == null) {
+				this.unreadable.remove(znode);
+				source = accept(znode, read.data(), read.requireStat());
 			}
 			else {
-				KeeperException.Code code = KeeperException.Code.get(((OpResult.ErrorResult) result).getErr());
+				KeeperException.Code code = read.error();
 				if (code == KeeperException.Code.NONODE) {
 					this.unreadable.remove(znode);
 					this.lastGood.remove(znode);
@@ -122,18 +126,6 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		return this.complete;
 	}
 
-	/**
-	 * Read every context in one multi-read: one round trip, and every document as of one point in the
-	 * ensemble's history, so a transaction that writes several contexts is never seen half.
-	 */
-	private static List<OpResult> readAll(CuratorFramework client, List<String> znodes) throws Exception {
-		List<Op> reads = znodes.stream()
-			.map((znode) -> Op.getData(ZKPaths.fixForNamespace(client.getNamespace(), znode)))
-			.toList();
-		return RetryLoop.callWithRetry(client.getZookeeperClient(),
-				() -> client.getZookeeperClient().getZooKeeper().multi(reads));
-	}
-
 	private @Nullable ZnodePropertySource accept(String znode, byte @Nullable [] data, Stat stat) {
 		try {
 			Map<String, String> properties = Objects.requireNonNull(this.parser).parse((data != null) ? data : new byte[0]);
@@ -143,13 +135,18 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 			return source;
 		}
 		catch (DocumentRejectedException ex) {
-			ZnodePropertySource kept = this.lastGood.get(znode);
-			Long previous = this.rejected.put(znode, stat.getMzxid());
-			if (previous == null || previous != stat.getMzxid()) {
-				this.rejectionHandler.rejected(new Rejection(znode, stat.getVersion(), ex.reason(), ex.key()), kept);
-			}
-			return kept;
+			return reject(znode, stat, ex.reason(), ex.key());
 		}
+	}
+
+	/** Keep the last good version; report the first rejection of each node version. */
+	private @Nullable ZnodePropertySource reject(String znode, Stat stat, String reason, @Nullable String key) {
+		ZnodePropertySource kept = this.lastGood.get(znode);
+		Long previous = this.rejected.put(znode, stat.getMzxid());
+		if (previous == null || previous != stat.getMzxid()) {
+			this.rejectionHandler.rejected(new Rejection(znode, stat.getVersion(), reason, key), kept);
+		}
+		return kept;
 	}
 
 	/** Decides what an unreadable context means: a failed startup or a log line. */

@@ -72,7 +72,13 @@ final class RefusedDocuments {
 		return result;
 	}
 
-	private static boolean same(ZnodePropertySource a, ZnodePropertySource b) {
+	/** Whether this very document (version and content) was refused. */
+	boolean isRefused(ZnodePropertySource document) {
+		ZnodePropertySource refused = this.refused.get(document.getZnode());
+		return refused != null && same(refused, document);
+	}
+
+	static boolean same(ZnodePropertySource a, ZnodePropertySource b) {
 		return a.getVersion() == b.getVersion() && a.getSource().equals(b.getSource());
 	}
 

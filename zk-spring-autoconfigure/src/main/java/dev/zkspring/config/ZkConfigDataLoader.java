@@ -22,8 +22,11 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * prepared, becomes its {@code curatorFramework} bean with the watcher started on it (the initializer
  * then sees the source loaded and steps aside). Without {@code optional:}, an unreachable ensemble with
  * no snapshot fails the startup; with it, the application starts and the watcher loads on connect.
- * Loads nothing in a {@link RunWithoutZooKeeper} (AOT processing, a CDS training run).
- * Registered in {@code META-INF/spring.factories}.
+ * Once the application runs, a load in the same bootstrap context is a refresh (Spring Cloud's
+ * {@code ContextRefresher} re-runs Boot's config-data processing): it reloads the same contexts on the
+ * same session through the watcher and answers with the source in force. Loads nothing in a
+ * {@link RunWithoutZooKeeper} (AOT processing, a CDS training run). Registered in
+ * {@code META-INF/spring.factories}.
  */
 public class ZkConfigDataLoader implements ConfigDataLoader<ZkConfigDataResource> {
 
@@ -41,6 +44,12 @@ public class ZkConfigDataLoader implements ConfigDataLoader<ZkConfigDataResource
 	public ConfigData load(ConfigDataLoaderContext context, ZkConfigDataResource resource) {
 		ConfigurableBootstrapContext bootstrap = context.getBootstrapContext();
 		if (bootstrap.isRegistered(ConfigBootstrap.class)) {
+			ConfigBootstrap loaded = bootstrap.get(ConfigBootstrap.class);
+			if (loaded.attached()) {
+				// a refresh re-running config-data processing (Spring Cloud's): the same contexts, the same session
+				return new ConfigData(List.of(loaded.reload()), ConfigData.Option.IGNORE_IMPORTS,
+						ConfigData.Option.IGNORE_PROFILES);
+			}
 			throw new ZkStartupException("spring.config.import names ZooKeeper more than once (" + resource
 					+ " comes after " + bootstrap.get(ConfigBootstrap.class).contexts().root() + ").",
 					"Import ZooKeeper once per application; list several roots in that one location, separated by "

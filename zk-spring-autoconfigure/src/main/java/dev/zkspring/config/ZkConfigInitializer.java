@@ -31,6 +31,12 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	/** Name of the config center's composite property source in the Environment. */
 	public static final String PROPERTY_SOURCE_NAME = "zkConfig";
 
+	/** The property source Spring Cloud's legacy {@code ContextRefresher} marks its throwaway environment with. */
+	private static final String REFRESH_ARGS = "refreshArgs";
+
+	/** The property source Spring Cloud's legacy bootstrap context is built with. */
+	private static final String SPRING_CLOUD_BOOTSTRAP = "bootstrap";
+
 	private static final String CURATOR = "org.apache.curator.framework.CuratorFramework";
 
 	private static final String JACKSON = "tools.jackson.databind.json.JsonMapper";
@@ -49,6 +55,12 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		ConfigurableEnvironment environment = context.getEnvironment();
 		if (environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
 			// spring.config.import=zk: has loaded it, or a child context shares its parent's configuration and client
+			return;
+		}
+		if (environment.getPropertySources().contains(SPRING_CLOUD_BOOTSTRAP)
+				|| environment.getPropertySources().contains(REFRESH_ARGS)) {
+			// Spring Cloud's legacy bootstrap context, or the throwaway context its refresh builds to re-read the
+			// files: the application's own context loads, and its watcher reloads on refresh, on its one session
 			return;
 		}
 		ConfigSettings settings = settings(Binder.get(environment), context.getClassLoader());

@@ -158,6 +158,26 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		}
 	}
 
+	/**
+	 * Reload now on the refresher thread and wait for it, for a refresh the application asks for
+	 * (Spring Cloud's {@code ContextRefresher}).
+	 */
+	void reloadNow(java.time.Duration timeout) {
+		if (!this.ready || this.closed) {
+			return;
+		}
+		try {
+			this.refresher.submit(this::reload).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
+			logger.warn("A requested reload of the configuration from ZooKeeper did not finish within " + timeout
+					+ " (" + ex.getClass().getName() + "); the current configuration stays in force");
+		}
+	}
+
 	private void reload() {
 		this.pending.set(false);
 		if (this.closed) {
@@ -184,30 +204,14 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		ZkConfigApplier applier = changes.isEmpty() ? null
 				: this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
 		if (applier != null) {
-			// a refused document is held back and the rest tried again, so one bad context cannot block the others
-			Set<String> heldBack = new HashSet<>();
-			while (true) {
-				ZkConfigCandidate candidate = new ZkConfigCandidate(this.context.getEnvironment(), this.current,
-						sources, changes, this::swap);
-				Refusal refusal = applyWith(applier, candidate);
-				if (refusal == null) {
-					candidate.swap();
-					break;
-				}
-				String znode = blamed(candidate, refusal);
-				ZnodePropertySource document = (znode != null) ? RefusedDocuments.documentOf(sources, znode) : null;
-				if (znode == null || document == null || !heldBack.add(znode)) {
-					// nothing left to hold back: the change is refused as a whole
-					report(candidate, refusal, (znode != null) ? znode : this.contexts.root(), document);
-					return;
-				}
-				report(candidate, refusal, znode, document);
-				sources = RefusedDocuments.holdBack(sources, znode, this.current);
-				changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
-				if (changes.isEmpty()) {
-					return;
-				}
+			// a refused document is held back and the rest applied, so one bad context cannot block the others
+			List<PropertySource<?>> applied = new IsolatingApplier(applier, this.context.getEnvironment(), this::swap,
+					this.refusedDocuments).apply(this.current, sources, this::report);
+			if (applied == null) {
+				return;
 			}
+			sources = applied;
+			changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 		}
 		else {
 			swap(LocatorChain.composite(sources));
@@ -230,40 +234,10 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		}
 	}
 
-	/**
-	 * Let the applier validate and apply.
-	 * @return {@code null} when applied, else why it refused (nothing changed)
-	 */
-	private @Nullable Refusal applyWith(ZkConfigApplier applier, ZkConfigCandidate candidate) {
-		try {
-			applier.apply(candidate);
-			return null;
-		}
-		catch (ZkConfigChangeRejectedException ex) {
-			return new Refusal(ex.getKey(), ex.getTarget(), ex.getReason());
-		}
-		catch (RuntimeException ex) {
-			if (candidate.isSwapped()) {
-				logger.warn("Applying a configuration change failed after it was put in force (" + ex.getClass().getName()
-						+ ")");
-				return null;
-			}
-			return new Refusal(null, null, "applying it failed (" + ex.getClass().getName() + ")");
-		}
-	}
-
-	private @Nullable String blamed(ZkConfigCandidate candidate, Refusal refusal) {
-		ZnodePropertySource znode = (refusal.key() != null) ? candidate.locate(refusal.key()) : null;
-		if (znode == null) {
-			// a key no document holds (a validated derived property): blame the first changed key's document
-			znode = candidate.locate(candidate.getChanges().get(0).key());
-		}
-		return (znode != null) ? znode.getZnode() : null;
-	}
-
 	/** Log and publish a refusal, once per refused document version. */
-	private void report(ZkConfigCandidate candidate, Refusal refusal, String path,
+	private void report(ZkConfigCandidate candidate, IsolatingApplier.Refusal refusal, @Nullable String znode,
 			@Nullable ZnodePropertySource document) {
+		String path = (znode != null) ? znode : this.contexts.root();
 		if (document != null && !this.refusedDocuments.refuse(document)) {
 			return;
 		}
@@ -298,11 +272,6 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 			logger.warn("A listener of " + event.getClass().getSimpleName() + " failed (" + ex.getClass().getName()
 					+ "); " + outcome + " and the listeners after it missed the event", ex);
 		}
-	}
-
-	/** Why an applier refused a candidate. */
-	private record Refusal(@Nullable String key, @Nullable String target, String reason) {
-
 	}
 
 	/**

@@ -1,0 +1,174 @@
+package dev.zkspring.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.apache.curator.RetryLoop;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads the context documents in multi-reads small enough for the client's packet limit
+ * ({@code jute.maxbuffer}): one reply over it is a lost connection, not an error. Sizes come from a
+ * stat of each node first; the documents are packed into batches of at most half the limit (room for
+ * a document growing in between), a larger one read alone, and one too large to be read at all
+ * within the limit is not read but reported. When several batches were needed, every node is looked
+ * at again: if none changed since it was read, all documents held together at one point of the
+ * ensemble's history (else it reads again, up to three times).
+ */
+final class ContextReader {
+
+	/** Reply header, stat and lengths of one read, with room to spare. */
+	static final int OVERHEAD = 1024;
+
+	private static final int ATTEMPTS = 3;
+
+	/** Test seam: runs after each batch is read. */
+	static volatile Runnable afterBatch = () -> {
+	};
+
+	private final CuratorFramework client;
+
+	ContextReader(CuratorFramework client) {
+		this.client = client;
+	}
+
+	/** The client's packet limit: no reply may be larger. */
+	int packetLimit() throws Exception {
+		ZKClientConfig config = zooKeeper().getClientConfig();
+		return config.getInt(ZKConfig.JUTE_MAXBUFFER, ZKClientConfig.CLIENT_MAX_PACKET_LENGTH_DEFAULT);
+	}
+
+	/** Every context, in the order given. */
+	List<Read> read(List<String> znodes) throws Exception {
+		int limit = packetLimit();
+		List<Read> reads = List.of();
+		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+			List<@Nullable Stat> sizes = new ArrayList<>();
+			for (String znode : znodes) {
+				sizes.add(readable(znode));
+			}
+			List<List<Integer>> batches = batches(sizes, limit);
+			Read[] read = new Read[znodes.size()];
+			for (List<Integer> batch : batches) {
+				readBatch(znodes, sizes, batch, limit, read);
+				afterBatch.run();
+			}
+			reads = List.of(read);
+			if (batches.size() <= 1 || unchanged(reads)) {
+				return reads;
+			}
+		}
+		// changed under every attempt: the latest read stands, and the watch brings the next change
+		return reads;
+	}
+
+	private void readBatch(List<String> znodes, List<@Nullable Stat> sizes, List<Integer> batch, int limit,
+			Read[] read) throws Exception {
+		if (batch.size() == 1) {
+			Stat stat = sizes.get(batch.get(0));
+			if (stat != null && stat.getDataLength() + OVERHEAD > limit) {
+				read[batch.get(0)] = new Read(znodes.get(batch.get(0)), null, stat, null, limit);
+				return;
+			}
+		}
+		List<Op> ops = batch.stream().map((i) -> Op.getData(path(znodes.get(i)))).toList();
+		List<OpResult> results = RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().multi(ops));
+		for (int j = 0; j < batch.size(); j++) {
+			String znode = znodes.get(batch.get(j));
+			if (results.get(j) instanceof OpResult.GetDataResult data) {
+				read[batch.get(j)] = new Read(znode, data.getData(), data.getStat(), null, 0);
+			}
+			else {
+				read[batch.get(j)] = new Read(znode, null, null,
+						KeeperException.Code.get(((OpResult.ErrorResult) results.get(j)).getErr()), 0);
+			}
+		}
+	}
+
+	/** Consecutive contexts while their sizes fit half the limit; a larger one alone. */
+	static List<List<Integer>> batches(List<@Nullable Stat> sizes, int limit) {
+		long budget = limit / 2;
+		List<List<Integer>> batches = new ArrayList<>();
+		List<Integer> current = new ArrayList<>();
+		long used = 0;
+		for (int i = 0; i < sizes.size(); i++) {
+			Stat stat = sizes.get(i);
+			long size = ((stat != null) ? stat.getDataLength() : 0) + OVERHEAD;
+			if (!current.isEmpty() && used + size > budget) {
+				batches.add(current);
+				current = new ArrayList<>();
+				used = 0;
+			}
+			current.add(i);
+			used += size;
+		}
+		if (!current.isEmpty()) {
+			batches.add(current);
+		}
+		return batches;
+	}
+
+	private boolean unchanged(List<Read> reads) throws Exception {
+		for (Read read : reads) {
+			if (read.error() == KeeperException.Code.NONODE || read.stat() != null) {
+				Stat now = readable(read.znode());
+				Stat then = read.stat();
+				if ((now == null) != (then == null) || (now != null && (now.getMzxid() != then.getMzxid()
+						|| now.getCzxid() != then.getCzxid()))) {
+					return false;
+				}
+			}
+		}
+		return true;
+	}
+
+	/** The node's stat; {@code null} when it is missing or this identity may not read it (the read says which). */
+	private @Nullable Stat readable(String znode) throws Exception {
+		try {
+			return exists(znode);
+		}
+		catch (KeeperException.NoAuthException ex) {
+			return null;
+		}
+	}
+
+	private @Nullable Stat exists(String znode) throws Exception {
+		return RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().exists(path(znode), false));
+	}
+
+	private String path(String znode) {
+		return ZKPaths.fixForNamespace(this.client.getNamespace(), znode);
+	}
+
+	private ZooKeeper zooKeeper() throws Exception {
+		return this.client.getZookeeperClient().getZooKeeper();
+	}
+
+	/**
+	 * What was read of one context.
+	 * @param znode the context node
+	 * @param data its document, when read
+	 * @param stat its stat, when read or when too large to read
+	 * @param error ZooKeeper's error for this node ({@code NONODE}, {@code NOAUTH}...), if any
+	 * @param tooLargeFor the packet limit the document is too large for; 0 when it was read
+	 */
+	record Read(String znode, byte @Nullable [] data, @Nullable Stat stat, KeeperException.@Nullable Code error,
+			int tooLargeFor) {
+
+		Stat requireStat() {
+			return Objects.requireNonNull(this.stat);
+		}
+
+	}
+
+}

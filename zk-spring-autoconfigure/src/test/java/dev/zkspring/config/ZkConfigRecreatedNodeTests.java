@@ -1,0 +1,142 @@
+package dev.zkspring.config;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.config.ConfigTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A context node deleted and created again starts at version 0 again: what it holds is judged by its
+ * content, not by its version. The snapshot follows it, and a node recreated while the client is
+ * away (same session behind a cut connection, or an expired session) is applied on reconnection,
+ * which the cache alone does not notice (it compares versions).
+ */
+class ZkConfigRecreatedNodeTests {
+
+	private static final String ORDERS = "/config/orders";
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	private CuttableProxy proxy;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		String connect = zk.connectString();
+		this.proxy = new CuttableProxy(Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1)));
+		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
+			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s");
+		write(this.writer, ORDERS, "{\"shop\":{\"greeting\":\"old\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		this.proxy.close();
+		ConfigTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void aNodeRecreatedAtItsOldVersionIsWrittenToTheSnapshot() {
+		this.runner.run((context) -> {
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+			assertThat(Files.readString(snapshot)).contains("\"shop.greeting\":\"old\"");
+			recreate("new");
+			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
+			await().atMost(WAIT).until(() -> Files.readString(snapshot).contains("\"shop.greeting\":\"new\""));
+			assertThat(new ConfigSnapshotStore(snapshot).read()).singleElement()
+				.satisfies((source) -> assertThat(source.getProperty("shop.greeting")).isEqualTo("new"));
+		});
+	}
+
+	@Test
+	void aNodeRecreatedWhileTheClientIsAwayOnTheSameSessionIsAppliedWhenItReconnects() {
+		this.runner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+			this.proxy.cut();
+			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			recreate("new");
+			this.proxy.heal();
+			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
+			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
+				.isEqualTo(session);
+		});
+	}
+
+	@Test
+	void aNodeRecreatedWhileTheSessionExpiredIsAppliedOnTheNewSession() {
+		this.runner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+			long session = zooKeeper.getSessionId();
+			this.proxy.cut();
+			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			expire(session, zooKeeper.getSessionPasswd());
+			recreate("new");
+			this.proxy.heal();
+			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
+			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
+				.isNotEqualTo(session);
+		});
+	}
+
+	/** Delete and create the node in one transaction: its version starts at 0 again. */
+	private void recreate(String greeting) throws Exception {
+		byte[] data = ("{\"shop\":{\"greeting\":\"" + greeting + "\"}}").getBytes(StandardCharsets.UTF_8);
+		this.writer.transaction()
+			.forOperations(this.writer.transactionOp().delete().forPath(ORDERS),
+					this.writer.transactionOp().create().forPath(ORDERS, data));
+		assertThat(this.writer.checkExists().forPath(ORDERS).getVersion()).isZero();
+	}
+
+	/** Take the session over on a direct connection and close it: the server ends it at once. */
+	private static void expire(long session, byte[] password) throws Exception {
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper twin = new ZooKeeper(zk.connectString(), 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, session, password);
+		try {
+			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			twin.close();
+		}
+	}
+
+	private static String greeting(ConfigurableApplicationContext context) {
+		return context.getEnvironment().getProperty("shop.greeting");
+	}
+
+}
