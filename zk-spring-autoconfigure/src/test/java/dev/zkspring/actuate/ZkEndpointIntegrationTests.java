@@ -61,7 +61,7 @@ class ZkEndpointIntegrationTests {
 		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
 					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
 					"spring.application.name=orders", "zk.leader.id=node-1",
 					"management.endpoints.web.exposure.include=zookeeper");
 		write("/config/application", "{\"shop\":{\"greeting\":\"base\",\"password\":\"pw-app\"}}");
