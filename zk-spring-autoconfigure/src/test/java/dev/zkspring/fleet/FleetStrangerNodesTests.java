@@ -115,6 +115,13 @@ class FleetStrangerNodesTests {
 	}
 
 	@Test
+	void oneNodeOverTheBoundIsListedByNameOnly() throws Exception {
+		plant("large", "{\"leader\":false,\"configSource\":\"" + "x".repeat(40_000) + "\"}");
+		assertThat(entry("large")).containsKey("unreadable").doesNotContainKey("configSource");
+		assertThat(entry("node-1")).doesNotContainKey("unreadable");
+	}
+
+	@Test
 	void largeNodesAreListedByNameAndTheViewStaysSmall() throws Exception {
 		String padding = "x".repeat(1_000_000);
 		for (int i = 0; i < 20; i++) {
