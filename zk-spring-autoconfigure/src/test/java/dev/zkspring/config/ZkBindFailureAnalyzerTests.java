@@ -2,6 +2,8 @@ package dev.zkspring.config;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.validation.constraints.Size;
 import org.apache.curator.framework.CuratorFramework;
@@ -16,9 +18,11 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.validation.annotation.Validated;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
@@ -77,6 +81,14 @@ class ZkBindFailureAnalyzerTests {
 	void anUnbindableValueFromElsewhereIsLeftToBootsReport(CapturedOutput output) {
 		assertThatException().isThrownBy(() -> run("--shop.limit=plain-not-a-number"));
 		assertThat(output).contains("APPLICATION FAILED TO START").contains("Value: \"plain-not-a-number\"");
+	}
+
+	@Test
+	void comesBeforeBootsUnorderedAnalyzersWhereverTheClassPathPutsThem() {
+		FailureAnalyzer boots = (failure) -> null;
+		List<FailureAnalyzer> analyzers = new ArrayList<>(List.of(boots, new ZkBindFailureAnalyzer()));
+		AnnotationAwareOrderComparator.sort(analyzers);
+		assertThat(analyzers.get(0)).isInstanceOf(ZkBindFailureAnalyzer.class);
 	}
 
 	private void run(String... args) {
