@@ -9,6 +9,10 @@ import org.springframework.web.util.HtmlUtils;
 /** The status page's fleet table (from every instance's fleet node) and its timeline. */
 final class FleetSection {
 
+	/** CSS classes of the statuses an instance writes; any other text gets none. */
+	private static final Map<String, String> STYLED = Map.of("CURRENT", "current", "REFUSED", "refused", "PENDING",
+			"pending");
+
 	private FleetSection() {
 	}
 
@@ -21,6 +25,13 @@ final class FleetSection {
 			.append("<th>keys held</th></tr>");
 		for (Map<String, Object> instance : fleet) {
 			String id = String.valueOf(instance.get("id"));
+			if (instance.containsKey("unreadable")) {
+				// a node some other client wrote: its name and why it is not shown
+				html.append("<tr class=\"unreadable\" data-instance=\"").append(escape(id)).append("\"><td>")
+					.append(escape(id)).append("</td><td colspan=\"6\">unreadable: ").append(escape(instance.get("unreadable")))
+					.append("</td></tr>");
+				continue;
+			}
 			boolean stale = Boolean.TRUE.equals(instance.get("stale"));
 			String live = id.equals(self) ? (connected ? "yes" : "no")
 					: stale ? "unknown (this instance is not connected)" : "yes (its session is live)";
@@ -29,8 +40,9 @@ final class FleetSection {
 			for (Map<String, Object> context : (List<Map<String, Object>>) instance.getOrDefault("config", List.of())) {
 				String status = String.valueOf(context.get("status"));
 				config.add(escape(context.get("znode")) + " v" + escape(context.get("appliedVersion")) + " / v"
-						+ escape(context.get("latestVersion")) + " <span class=\"" + status.toLowerCase() + "\">" + status
-						+ "</span>" + ((context.get("reason") != null) ? ": " + escape(context.get("reason")) : ""));
+						+ escape(context.get("latestVersion")) + " <span class=\"" + STYLED.getOrDefault(status, "")
+						+ "\">" + escape(status) + "</span>"
+						+ ((context.get("reason") != null) ? ": " + escape(context.get("reason")) : ""));
 			}
 			StringJoiner keys = new StringJoiner(", ");
 			for (Map<String, Object> lock : (List<Map<String, Object>>) instance.getOrDefault("locks", List.of())) {

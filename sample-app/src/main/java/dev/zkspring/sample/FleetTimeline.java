@@ -70,7 +70,8 @@ final class FleetTimeline {
 			svg.append("<text x=\"4\" y=\"").append(y + 18).append("\">").append(escape(id))
 				.append(id.equals(self) ? " (this one)" : "").append("</text>");
 			svg.append("<text x=\"4\" y=\"").append(y + 34).append("\" fill=\"#888\">")
-				.append(node.isEmpty() ? "no fleet node: stopped or session gone" : "leads / job / locks").append("</text>");
+				.append(node.isEmpty() ? "no fleet node: stopped or session gone"
+						: node.containsKey("unreadable") ? "unreadable fleet node" : "leads / job / locks").append("</text>");
 			for (Map<String, Object> period : periods(node, "leader", now)) {
 				bar(svg, "leader", "#2a8f4a", y + 4, period, from, now);
 			}

@@ -123,7 +123,7 @@ public final class ZkEndpoint {
 			return null;
 		}
 		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("instances", this.fleet.instances());
+		body.putAll(this.fleet.view());
 		return body;
 	}
 

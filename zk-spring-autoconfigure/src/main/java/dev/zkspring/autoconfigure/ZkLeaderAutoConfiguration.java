@@ -8,13 +8,19 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
@@ -26,35 +32,77 @@ import dev.zkspring.leader.ZkLeaderElection;
 
 /**
  * Leader election for the application's group at {@code {zk.leader.root}/{zk.leader.group}}, and
- * {@link dev.zkspring.leader.LeaderOnly} methods gated by it.
+ * {@link dev.zkspring.leader.LeaderOnly} methods gated by it; only where something needs a leader
+ * ({@link LeaderNeededCondition}), so other applications need no {@code spring.application.name}.
  */
 @AutoConfiguration(after = ZkAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, LeaderLatch.class })
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
-@ConditionalOnBooleanProperty(name = "zk.leader.enabled", matchIfMissing = true)
 @ConditionalOnBean(CuratorFramework.class)
 public final class ZkLeaderAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
-			ZkProperties properties, Environment environment) {
-		ZkProperties.Leader leader = properties.getLeader();
-		String id = leader.getId();
-		Supplier<String> participantId = () -> StringUtils.hasText(id) ? id
-				: ZkLeaderElection.defaultParticipantId(environment);
-		SessionLease shared = lease.getIfUnique();
-		String path = latchPath(leader, environment);
-		return (shared != null)
-				? new ZkLeaderElection(client, shared, path, participantId, leader.getDrainTimeout(),
-						leader.getTakeoverDelay())
-				: new ZkLeaderElection(client, path, participantId, leader.getDrainTimeout(), leader.getTakeoverDelay());
+	@Configuration(proxyBeanMethods = false)
+	@Conditional(LeaderNeededCondition.class)
+	static class Election {
+
+		/** Fails at once, before any bean is created, when the election would have no group. */
+		@Bean
+		static BeanFactoryPostProcessor zkLeaderGroupCheck(Environment environment) {
+			return (beanFactory) -> {
+				if (beanFactory.containsBeanDefinition("zkLeaderElection")) {
+					latchPath(Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class), environment);
+				}
+			};
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
+				ZkProperties properties, Environment environment) {
+			ZkProperties.Leader leader = properties.getLeader();
+			String id = leader.getId();
+			Supplier<String> participantId = () -> StringUtils.hasText(id) ? id
+					: ZkLeaderElection.defaultParticipantId(environment);
+			SessionLease shared = lease.getIfUnique();
+			String path = latchPath(leader, environment);
+			return (shared != null)
+					? new ZkLeaderElection(client, shared, path, participantId, leader.getDrainTimeout(),
+							leader.getTakeoverDelay())
+					: new ZkLeaderElection(client, path, participantId, leader.getDrainTimeout(), leader.getTakeoverDelay());
+		}
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election) {
+			return new LeaderOnlyBeanPostProcessor(election::getObject);
+		}
+
 	}
 
-	@Bean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election) {
-		return new LeaderOnlyBeanPostProcessor(election::getObject);
+	/**
+	 * Without an election (nothing seemed to need one), a {@code @LeaderOnly} method the condition could not
+	 * see (a bean whose type is known only once created) fails the startup instead of running everywhere.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@Conditional(LeaderNeededCondition.NotNeeded.class)
+	static class NoElection {
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static BeanPostProcessor zkLeaderOnlyWithoutElection() {
+			return new BeanPostProcessor() {
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (LeaderNeededCondition.hasLeaderOnlyMethod(AopUtils.getTargetClass(bean))) {
+						throw new ZkStartupException("Bean '" + beanName + "' has @LeaderOnly methods, but no leader "
+								+ "election runs: its type was not known when zk-spring decided whether anything needs a leader.",
+								"Set " + LeaderNeededCondition.ENABLED + "=true, and spring.application.name (or zk.leader.group).");
+					}
+					return bean;
+				}
+			};
+		}
+
 	}
 
 	static String latchPath(ZkProperties.Leader leader, Environment environment) {
@@ -69,8 +117,9 @@ public final class ZkLeaderAutoConfiguration {
 		String group = StringUtils.hasText(leader.getGroup()) ? leader.getGroup()
 				: environment.getProperty("spring.application.name");
 		if (!StringUtils.hasText(group)) {
-			throw new ZkStartupException(
-					"zk-spring leader election has no group: neither zk.leader.group nor spring.application.name is set.",
+			throw new ZkStartupException("zk-spring elects a leader here (for leader-gated Quartz jobs, @LeaderOnly "
+					+ "methods or zk.leader.enabled=true), and the election has no group: neither zk.leader.group nor "
+					+ "spring.application.name is set.",
 					"Set spring.application.name (the instances of one application share it) or zk.leader.group. "
 							+ "To run without leader election, set zk.leader.enabled=false.");
 		}

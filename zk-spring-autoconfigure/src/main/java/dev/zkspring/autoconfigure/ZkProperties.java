@@ -544,8 +544,8 @@ public class ZkProperties {
 	/** Leader election among the instances of one application (a Curator leader latch). */
 	public static class Leader {
 
-		/** Whether this instance takes part in leader election. */
-		private boolean enabled = true;
+		/** Whether this instance takes part in leader election; unset means only where something needs a leader (leader-gated Quartz jobs, @LeaderOnly methods). */
+		private @Nullable Boolean enabled;
 
 		/** Path under which each group has its election node. */
 		private String root = "/leader";
@@ -562,11 +562,11 @@ public class ZkProperties {
 		/** How long a new leader waits before acting when its predecessor crashed or lost its session; opt-in for in-flight work. */
 		private Duration takeoverDelay = Duration.ZERO;
 
-		public boolean isEnabled() {
+		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 

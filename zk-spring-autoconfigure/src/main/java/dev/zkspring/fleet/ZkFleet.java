@@ -112,14 +112,32 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	}
 
 	/**
-	 * Every live instance of this application as its node describes it, sorted by id: {@code id},
-	 * {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest version,
-	 * {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING), {@code locks}, {@code recent}.
-	 * Asked of ZooKeeper while connected; otherwise (never blocking) the last list read, each entry
-	 * marked {@code "stale": true}.
+	 * Every live instance of this application as its node describes it, sorted by id (the node's name):
+	 * {@code id}, {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest
+	 * version, {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING), {@code locks},
+	 * {@code recent}; a node that is not an instance's (not JSON, wrong fields, persistent, too large)
+	 * has only {@code id} and {@code unreadable}, the reason. Asked of ZooKeeper while connected;
+	 * otherwise (never blocking) the last list read, each entry marked {@code "stale": true}.
 	 */
 	public List<Map<String, Object>> instances() {
-		return this.reader.instances();
+		return this.reader.instances(nodeName()).instances();
+	}
+
+	/**
+	 * The fleet as the endpoint shows it: {@code instances} as {@link #instances()}, and {@code omitted},
+	 * how many nodes were left out because the view reached its size bound.
+	 */
+	public Map<String, Object> view() {
+		FleetReader.Listing listing = this.reader.instances(nodeName());
+		Map<String, Object> view = new LinkedHashMap<>();
+		view.put("instances", listing.instances());
+		view.put("omitted", listing.omitted());
+		return view;
+	}
+
+	private @Nullable String nodeName() {
+		String id = this.id;
+		return (id != null) ? id.replace('/', '_') : null;
 	}
 
 	@Override
@@ -237,7 +255,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		node.put("updated", now);
 		boolean settled = ConfigState.settled(config)
 				&& (this.configStatus == null || !this.configStatus.isDegraded());
-		return new Publisher.Document(this.json.writeValueAsBytes(node), settled);
+		return new Publisher.Document(FleetLimits.fit(node, this.json), settled);
 	}
 
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class ZkEndpointIntegrationTests {
 		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
 					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
 					"spring.application.name=orders", "zk.leader.id=node-1",
 					"management.endpoints.web.exposure.include=zookeeper");
 		write("/config/application", "{\"shop\":{\"greeting\":\"base\",\"password\":\"pw-app\"}}");
@@ -91,6 +92,22 @@ class ZkEndpointIntegrationTests {
 									"CURRENT")))));
 			assertThat(endpoint.section("fleet").toString()).doesNotContain("hello").doesNotContain("pw-app");
 			assertThat(endpoint.section("nothing")).isNull();
+		});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void aStrangersNodeHoldingJsonNullIsListedAsUnreadableBesideTheInstances() throws Exception {
+		this.runner.run((context) -> {
+			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
+			await().atMost(WAIT).until(() -> ((List<?>) endpoint.section("fleet").get("instances")).size() == 1);
+			this.writer.create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/stranger",
+					"null".getBytes(StandardCharsets.UTF_8));
+			Map<String, Object> fleet = endpoint.section("fleet");
+			assertThat((List<Map<String, Object>>) fleet.get("instances")).extracting((instance) -> instance.get("id"))
+				.containsExactly("node-1", "stranger");
+			assertThat(((List<Map<String, Object>>) fleet.get("instances")).get(1)).containsKey("unreadable");
+			assertThat(fleet).containsEntry("omitted", 0);
 		});
 	}
 

@@ -48,7 +48,7 @@ class ZkHealthIndicatorIntegrationTests {
 		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
 					ZkHealthContributorAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
 					"spring.application.name=orders", "zk.connection-timeout=1s", "zk.session-timeout=10s",
 					"zk.leader.id=node-1");
 	}

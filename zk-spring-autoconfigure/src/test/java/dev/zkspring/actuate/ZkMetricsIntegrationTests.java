@@ -71,7 +71,7 @@ class ZkMetricsIntegrationTests {
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
 			.withBean(Stock.class)
 			.withBean(Greeter.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
 					"spring.application.name=orders", "zk.connection-timeout=1s", "zk.session-timeout=10s");
 		write("/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
 	}

@@ -26,7 +26,8 @@ class ZkLeaderAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty());
+		// these tests are about the election itself: nothing here needs a leader (ZkLeaderNeededTests)
+		.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true");
 
 	@Test
 	void electsInTheApplicationsGroupUnderTheDefaultRootWithHostAndProcessAsId() {

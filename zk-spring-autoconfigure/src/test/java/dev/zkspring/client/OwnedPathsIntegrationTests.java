@@ -53,7 +53,8 @@ class OwnedPathsIntegrationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class,
 				ZkLeaderAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty(), "zk.auth.credentials=app:s3cret", "zk.leader.group=orders");
+		.withPropertyValues(zk.connectProperty(), "zk.auth.credentials=app:s3cret", "zk.leader.group=orders",
+				"zk.leader.enabled=true");
 
 	private final List<CuratorFramework> clients = new ArrayList<>();
 
@@ -221,7 +222,7 @@ class OwnedPathsIntegrationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class,
 					ZkLeaderAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.leader.group=orders", "zk.lock.root=/open-locks",
+			.withPropertyValues(zk.connectProperty(), "zk.leader.group=orders", "zk.leader.enabled=true", "zk.lock.root=/open-locks",
 					"zk.leader.root=/open-leader")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();

@@ -156,6 +156,11 @@ final class SampleProcess {
 			.method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 	}
 
+	/** What the instance has printed so far, line by line. */
+	List<String> output() throws IOException {
+		return Files.readAllLines(this.log);
+	}
+
 	boolean isAlive() {
 		return this.process.isAlive();
 	}
