@@ -12,6 +12,7 @@ import org.springframework.boot.context.config.ConfigDataLoader;
 import org.springframework.boot.context.config.ConfigDataLoaderContext;
 import org.springframework.boot.logging.DeferredLogFactory;
 
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
@@ -45,8 +46,12 @@ public class ZkConfigDataLoader implements ConfigDataLoader<ZkConfigDataResource
 							+ "';' (zk:/a;/b, the last root wins).");
 		}
 		ConfigSettings settings = resource.settings();
+		// the early counterpart of a ZkConnectionDetails bean: one in Boot's bootstrap registry wins over zk.connect
+		ZkConnectionDetails details = bootstrap.isRegistered(ZkConnectionDetails.class)
+				? bootstrap.get(ZkConnectionDetails.class) : null;
 		ConfigBootstrap config = new ConfigBootstrap(settings, resource.contexts(),
-				ZkConfigDataLoader.class.getClassLoader(), this.logger, settings.failFast() && !resource.optional());
+				ZkConfigDataLoader.class.getClassLoader(), this.logger, settings.failFast() && !resource.optional(),
+				details);
 		ConfigData data = new ConfigData(List.of(config.load(resource.environment())),
 				ConfigData.Option.IGNORE_IMPORTS, ConfigData.Option.IGNORE_PROFILES);
 		bootstrap.register(ConfigBootstrap.class, InstanceSupplier.of(config));

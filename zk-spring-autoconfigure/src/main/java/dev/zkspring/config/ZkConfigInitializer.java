@@ -10,10 +10,12 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -56,6 +58,17 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	}
 
 	/**
+	 * The znode holding a context's document under this environment's {@code zk.config.root} (inside
+	 * {@code zk.namespace}), for test kits and tools that write documents before an application starts.
+	 * @param environment where {@code zk.config.root} is read
+	 * @param context a context name, such as {@code orders} or {@code orders,dev}
+	 */
+	public static String contextZnode(Environment environment, String context) {
+		String root = Binder.get(environment).bind("zk.config.root", String.class).orElse("/config");
+		return ConfigContexts.znode(ConfigContexts.root(root), context);
+	}
+
+	/**
 	 * The config center's settings, shared with the {@code zk:} import.
 	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false or Curator is absent
 	 */
@@ -79,8 +92,10 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		ConfigurableEnvironment environment = context.getEnvironment();
 		ConfigContexts contexts = ConfigContexts.of(settings, environment.getProperty("spring.application.name"),
 				Arrays.asList(environment.getActiveProfiles()));
+		// connection details registered before refresh (a test's ContextCustomizer, an initializer) win over zk.connect
+		ZkConnectionDetails details = context.getBeanFactory().getBeanProvider(ZkConnectionDetails.class).getIfAvailable();
 		ConfigBootstrap bootstrap = new ConfigBootstrap(settings, contexts, context.getClassLoader(),
-				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast());
+				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast(), details);
 		insert(environment, bootstrap.load(environment));
 		bootstrap.attach(context);
 	}
