@@ -10,7 +10,6 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.Environment;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
@@ -60,11 +59,11 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	/**
 	 * The znode holding a context's document under this environment's {@code zk.config.root} (inside
 	 * {@code zk.namespace}), for test kits and tools that write documents before an application starts.
-	 * @param environment where {@code zk.config.root} is read
+	 * @param binder where {@code zk.config.root} is read ({@code Binder.get(environment)})
 	 * @param context a context name, such as {@code orders} or {@code orders,dev}
 	 */
-	public static String contextZnode(Environment environment, String context) {
-		String root = Binder.get(environment).bind("zk.config.root", String.class).orElse("/config");
+	public static String contextZnode(Binder binder, String context) {
+		String root = binder.bind("zk.config.root", String.class).orElse("/config");
 		return ConfigContexts.znode(ConfigContexts.root(root), context);
 	}
 
