@@ -37,6 +37,8 @@ class ContextIsolationTests {
 		assertThat(again.context).isSameAs(orders.context);
 		assertThat(again.context.getEnvironment().getProperty("shop.greeting")).isEqualTo("put-by-orders");
 		assertThat(orders.zkConfig.get("application")).contains("{\"shop\":{\"currency\":\"CHF\"}}");
+		assertThat(StartupTimes.of(orders.context)).isLessThan(StartupTimes.BOUND);
+		assertThat(StartupTimes.of(billing.context)).isLessThan(StartupTimes.BOUND);
 	}
 
 	private static <T> T prepare(T test) throws Exception {
