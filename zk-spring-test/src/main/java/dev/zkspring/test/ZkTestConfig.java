@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -37,6 +38,9 @@ public final class ZkTestConfig {
 	static final String BEAN_NAME = "zkTestConfig";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	/** The in-force "version" of a context the application holds nothing of. */
+	private static final int NONE = -1;
 
 	private final ConfigurableApplicationContext context;
 
@@ -107,9 +111,7 @@ public final class ZkTestConfig {
 		return this.rejections;
 	}
 
-	private static final int NONE = -1;
-
-	private Outcome await(String znode, String what, IntPredicate applied, java.util.function.Predicate<ZkConfigRejectedEvent> refused)
+	private Outcome await(String znode, String what, IntPredicate applied, Predicate<ZkConfigRejectedEvent> refused)
 			throws InterruptedException {
 		long deadline = System.nanoTime() + TIMEOUT.toNanos();
 		while (true) {
