@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -92,7 +93,10 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		ConfigContexts contexts = ConfigContexts.of(settings, environment.getProperty("spring.application.name"),
 				Arrays.asList(environment.getActiveProfiles()));
 		// connection details registered before refresh (a test's ContextCustomizer, an initializer) win over zk.connect
-		ZkConnectionDetails details = context.getBeanFactory().getBeanProvider(ZkConnectionDetails.class).getIfAvailable();
+		// looked up without eager initialisation first: nothing else is created this early
+		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+		ZkConnectionDetails details = (beanFactory.getBeanNamesForType(ZkConnectionDetails.class, true, false).length > 0)
+				? beanFactory.getBeanProvider(ZkConnectionDetails.class).getIfAvailable() : null;
 		ConfigBootstrap bootstrap = new ConfigBootstrap(settings, contexts, context.getClassLoader(),
 				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast(), details);
 		insert(environment, bootstrap.load(environment));
