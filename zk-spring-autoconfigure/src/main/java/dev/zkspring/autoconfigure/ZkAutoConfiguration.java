@@ -17,6 +17,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkConnectionStateEventPublisher;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
@@ -59,9 +60,11 @@ public final class ZkAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean
-		CuratorFramework curatorFramework(ZkProperties properties,
+		CuratorFramework curatorFramework(ZkProperties properties, ObjectProvider<ZkConnectionDetails> connectionDetails,
 				ObjectProvider<CuratorFrameworkCustomizer> customizers) {
-			return startedClient(properties, properties.getConnect(), customizers);
+			ZkConnectionDetails details = connectionDetails.getIfAvailable();
+			return startedClient(properties, (details != null) ? details.getConnectString() : properties.getConnect(),
+					customizers);
 		}
 
 	}

@@ -388,6 +388,9 @@ public class ZkProperties {
 		/** Directory of the last-known-good snapshot; unset means ~/.zk-spring/config-snapshots. */
 		private @Nullable Path snapshotDir;
 
+		/** Whether to write the last-known-good snapshot and start from it when ZooKeeper is down; tests turn it off. */
+		private boolean snapshotEnabled = true;
+
 		/** Largest context document accepted; larger ones are rejected. */
 		private DataSize maxDocumentSize = DataSize.ofMegabytes(1);
 
@@ -453,6 +456,14 @@ public class ZkProperties {
 
 		public void setSnapshotDir(@Nullable Path snapshotDir) {
 			this.snapshotDir = snapshotDir;
+		}
+
+		public boolean isSnapshotEnabled() {
+			return this.snapshotEnabled;
+		}
+
+		public void setSnapshotEnabled(boolean snapshotEnabled) {
+			this.snapshotEnabled = snapshotEnabled;
 		}
 
 		public DataSize getMaxDocumentSize() {

@@ -20,6 +20,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
@@ -50,6 +51,8 @@ final class ConfigBootstrap {
 
 	private final boolean requireZooKeeper;
 
+	private final @Nullable ZkConnectionDetails connectionDetails;
+
 	private @Nullable ConfigurableApplicationContext context;
 
 	private @Nullable Loaded loaded;
@@ -62,9 +65,11 @@ final class ConfigBootstrap {
 	 * @param classLoader where the locators and client customizers are found
 	 * @param logger where startup lines go (a deferred log before the logging system is initialised)
 	 * @param requireZooKeeper whether an unreachable ensemble without a snapshot fails the startup
+	 * @param connectionDetails where the ensemble is, when registered before any bean exists (wins over zk.connect)
 	 */
 	ConfigBootstrap(ConfigSettings settings, ConfigContexts contexts, ClassLoader classLoader, Log logger,
-			boolean requireZooKeeper) {
+			boolean requireZooKeeper, @Nullable ZkConnectionDetails connectionDetails) {
+		this.connectionDetails = connectionDetails;
 		this.config = settings;
 		this.contexts = contexts;
 		this.classLoader = classLoader;
@@ -88,9 +93,12 @@ final class ConfigBootstrap {
 			.orElseThrow(() -> new IllegalStateException("the built-in JSON locator is not registered"));
 		json.configure(this.contexts, maxBytes);
 		LocatorChain chain = new LocatorChain(locators);
-		SharedClient shared = SharedClient.start(this.config, this.classLoader);
+		SharedClient shared = SharedClient.start(this.config, this.classLoader, this.connectionDetails);
 		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.snapshotDir(), this.contexts,
 				this.config.profileSeparator(), shared.connectString(), this.config.namespace());
+		if (!this.config.snapshotEnabled()) {
+			snapshots = snapshots.disabled();
+		}
 		ZkConfigStatus status;
 		LocatorChain.Located located;
 		try {
@@ -98,13 +106,14 @@ final class ConfigBootstrap {
 				json.onRejection(this::rejectedAtStartup);
 				json.onUnreadable(this::unreadableAtStartup);
 				located = chain.locate(environment, shared.client(), this.config.failFast(), this.logger);
-				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER);
+				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER, this.contexts.highestFirst());
 				if (located.complete()) {
 					ZkConfigWatcher.writeSnapshot(snapshots, located.znodeSources());
 				}
 			}
 			else {
-				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json));
+				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json),
+						this.contexts.highestFirst());
 				located = chain.locate(environment, shared.client(), false, this.logger);
 			}
 		}
@@ -199,7 +208,8 @@ final class ConfigBootstrap {
 		String noSnapshot;
 		try {
 			snapshot = snapshots.read();
-			noSnapshot = "there is no configuration snapshot at " + snapshots.file();
+			noSnapshot = snapshots.enabled() ? "there is no configuration snapshot at " + snapshots.file()
+					: "snapshots are off (zk.config.snapshot-enabled=false)";
 		}
 		catch (IOException ex) {
 			snapshot = null;

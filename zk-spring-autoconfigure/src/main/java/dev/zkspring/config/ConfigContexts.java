@@ -64,11 +64,16 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 		}
 		List<String> znodes = new ArrayList<>();
 		for (String context : names) {
-			String znode = root.equals("/") ? "/" + context : root + "/" + context;
+			String znode = znode(root, context);
 			validate(znode, "zk.config.name, zk.config.default-context, zk.config.profile-separator or the active profiles");
 			znodes.add(znode);
 		}
 		return znodes;
+	}
+
+	/** The znode of one context under a normalized root. */
+	static String znode(String root, String context) {
+		return root.equals("/") ? "/" + context : root + "/" + context;
 	}
 
 	/** The roots watched: each context znode's parent, once. */
@@ -95,7 +100,7 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 		return StringUtils.hasText(name) ? name.trim() : null;
 	}
 
-	private static String root(String root) {
+	static String root(String root) {
 		if (!StringUtils.hasText(root)) {
 			throw new ZkStartupException("zk.config.root is empty.", "Set zk.config.root to a znode path such as /config.");
 		}

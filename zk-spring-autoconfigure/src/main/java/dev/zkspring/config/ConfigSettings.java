@@ -30,12 +30,13 @@ import dev.zkspring.client.ZkClientSettings;
  * @param failFast {@code zk.config.fail-fast}
  * @param watch {@code zk.config.watch}
  * @param snapshotDir {@code zk.config.snapshot-dir}
+ * @param snapshotEnabled {@code zk.config.snapshot-enabled}
  * @param maxDocumentSize {@code zk.config.max-document-size}
  */
 record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duration connectionTimeout,
 		@Nullable String namespace, boolean embedded, int embeddedPort, @Nullable Path embeddedDataDir, String root,
 		String defaultContext, @Nullable String name, String profileSeparator, boolean failFast, boolean watch,
-		@Nullable Path snapshotDir, @Nullable DataSize maxDocumentSize) {
+		@Nullable Path snapshotDir, boolean snapshotEnabled, @Nullable DataSize maxDocumentSize) {
 
 	/**
 	 * Bind the settings from the Environment's {@code zk.*} keys.
@@ -68,7 +69,7 @@ record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duratio
 				zk.get("config.default-context", String.class, "application"),
 				zk.get("config.name", String.class, null), zk.get("config.profile-separator", String.class, ","),
 				zk.get("config.fail-fast", Boolean.class, true), zk.get("config.watch", Boolean.class, true),
-				zk.get("config.snapshot-dir", Path.class, null),
+				zk.get("config.snapshot-dir", Path.class, null), zk.get("config.snapshot-enabled", Boolean.class, true),
 				zk.get("config.max-document-size", DataSize.class, DataSize.ofMegabytes(1)));
 	}
 

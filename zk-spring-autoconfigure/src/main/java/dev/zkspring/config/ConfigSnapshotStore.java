@@ -39,10 +39,26 @@ final class ConfigSnapshotStore {
 
 	private final Path file;
 
+	private final boolean enabled;
+
 	private @Nullable List<List<Object>> lastWritten;
 
 	ConfigSnapshotStore(Path file) {
+		this(file, true);
+	}
+
+	private ConfigSnapshotStore(Path file, boolean enabled) {
 		this.file = file;
+		this.enabled = enabled;
+	}
+
+	/** The same file, never read nor written ({@code zk.config.snapshot-enabled=false}, as in tests). */
+	ConfigSnapshotStore disabled() {
+		return new ConfigSnapshotStore(this.file, false);
+	}
+
+	boolean enabled() {
+		return this.enabled;
 	}
 
 	/**
@@ -99,6 +115,9 @@ final class ConfigSnapshotStore {
 	 * @return whether the file was written
 	 */
 	synchronized boolean write(List<ZnodePropertySource> sources) throws IOException {
+		if (!this.enabled) {
+			return false;
+		}
 		// by content too: a node deleted and created again starts at version 0 again
 		List<List<Object>> signature = sources.stream()
 			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.getSource()))
@@ -148,6 +167,9 @@ final class ConfigSnapshotStore {
 	 * directory others may write), or cannot be read or parsed
 	 */
 	@Nullable List<ZnodePropertySource> read() throws IOException {
+		if (!this.enabled) {
+			return null;
+		}
 		byte[] content = SnapshotFiles.readOurs(this.file);
 		if (content == null) {
 			return null;

@@ -17,6 +17,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
@@ -45,20 +46,26 @@ final class SharedClient {
 
 	private final List<CuratorFrameworkCustomizer> customizers;
 
+	private final boolean fromConnectionDetails;
+
 	private SharedClient(@Nullable EmbeddedZooKeeper server, CuratorFramework client, String connectString,
-			boolean connected, List<CuratorFrameworkCustomizer> customizers) {
+			boolean connected, List<CuratorFrameworkCustomizer> customizers, boolean fromConnectionDetails) {
 		this.server = server;
 		this.client = client;
 		this.connectString = connectString;
 		this.connected = connected;
 		this.customizers = customizers;
+		this.fromConnectionDetails = fromConnectionDetails;
 	}
 
-	/** Start the embedded server if enabled, then the client; wait up to zk.connection-timeout for it. */
-	static SharedClient start(ConfigSettings settings, ClassLoader classLoader) {
+	/**
+	 * Start the embedded server if enabled, then the client; wait up to zk.connection-timeout for it.
+	 * @param details connection details registered before any bean exists; they win over {@code zk.connect}
+	 */
+	static SharedClient start(ConfigSettings settings, ClassLoader classLoader, @Nullable ZkConnectionDetails details) {
 		EmbeddedZooKeeper server = null;
 		try {
-			String connect = settings.connect();
+			String connect = (details != null) ? details.getConnectString() : settings.connect();
 			if (settings.embedded()) {
 				server = EmbeddedZooKeeper.start(settings.embeddedPort(), settings.embeddedDataDir());
 				connect = server.connectString();
@@ -68,7 +75,8 @@ final class SharedClient {
 				.load(CuratorFrameworkCustomizer.class);
 			CuratorFramework client = ZkClientFactory.create(settings.client(), connect, customizers);
 			boolean connected = ZkClientFactory.tryStart(client, settings.connectionTimeout());
-			return new SharedClient(server, client, String.valueOf(connect), connected, customizers);
+			return new SharedClient(server, client, String.valueOf(connect), connected, customizers,
+					details != null && !settings.embedded());
 		}
 		catch (RuntimeException ex) {
 			if (server != null) {
@@ -140,6 +148,16 @@ final class SharedClient {
 			}
 			logger.warn("CuratorFramework beans " + otherClients + " are defined next to the config center's client '"
 					+ CLIENT_BEAN + "': the application holds a second ZooKeeper session.");
+		}
+		String[] details = beanFactory.getBeanNamesForType(ZkConnectionDetails.class, true, false);
+		if (details.length > 0 && !this.fromConnectionDetails) {
+			throw new ZkStartupException("The application defines ZkConnectionDetails " + Arrays.toString(details)
+					+ ", but the config center's client was created before any bean exists, connected to '"
+					+ this.connectString + "' (zk.connect" + ((this.server != null) ? ", zk.embedded.enabled" : "") + ").",
+					"Register the connection details before the context refreshes (an ApplicationContextInitializer, "
+							+ "a test ContextCustomizer, or Boot's BootstrapRegistry with spring.config.import=zk:), "
+							+ "or set zk.connect instead (for example from @DynamicPropertySource), or set "
+							+ "zk.config.enabled=false.");
 		}
 		if (!ignored.isEmpty()) {
 			logger.warn("CuratorFrameworkCustomizer beans " + ignored + " were not applied: with zk.config.enabled the "

@@ -13,6 +13,7 @@ import org.springframework.boot.context.config.ConfigDataLoaderContext;
 import org.springframework.boot.logging.DeferredLogFactory;
 
 import dev.zkspring.client.RunWithoutZooKeeper;
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 
@@ -61,8 +62,12 @@ public class ZkConfigDataLoader implements ConfigDataLoader<ZkConfigDataResource
 			return ConfigData.EMPTY;
 		}
 		ConfigSettings settings = resource.settings();
+		// the early counterpart of a ZkConnectionDetails bean: one in Boot's bootstrap registry wins over zk.connect
+		ZkConnectionDetails details = bootstrap.isRegistered(ZkConnectionDetails.class)
+				? bootstrap.get(ZkConnectionDetails.class) : null;
 		ConfigBootstrap config = new ConfigBootstrap(settings, resource.contexts(),
-				ZkConfigDataLoader.class.getClassLoader(), this.logger, settings.failFast() && !resource.optional());
+				ZkConfigDataLoader.class.getClassLoader(), this.logger, settings.failFast() && !resource.optional(),
+				details);
 		ConfigData data = new ConfigData(List.of(config.load(resource.environment())),
 				ConfigData.Option.IGNORE_IMPORTS, ConfigData.Option.IGNORE_PROFILES);
 		bootstrap.register(ConfigBootstrap.class, InstanceSupplier.of(config));

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -15,6 +16,7 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
 
 import dev.zkspring.client.RunWithoutZooKeeper;
+import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 
 /**
@@ -75,6 +77,17 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	}
 
 	/**
+	 * The znode holding a context's document under this environment's {@code zk.config.root} (inside
+	 * {@code zk.namespace}), for test kits and tools that write documents before an application starts.
+	 * @param binder where {@code zk.config.root} is read ({@code Binder.get(environment)})
+	 * @param context a context name, such as {@code orders} or {@code orders,dev}
+	 */
+	public static String contextZnode(Binder binder, String context) {
+		String root = binder.bind("zk.config.root", String.class).orElse("/config");
+		return ConfigContexts.znode(ConfigContexts.root(root), context);
+	}
+
+	/**
 	 * The config center's settings, shared with the {@code zk:} import.
 	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false or Curator is absent
 	 */
@@ -98,8 +111,13 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 		ConfigurableEnvironment environment = context.getEnvironment();
 		ConfigContexts contexts = ConfigContexts.of(settings, environment.getProperty("spring.application.name"),
 				Arrays.asList(environment.getActiveProfiles()));
+		// connection details registered before refresh (a test's ContextCustomizer, an initializer) win over zk.connect
+		// looked up without eager initialisation first: nothing else is created this early
+		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+		ZkConnectionDetails details = (beanFactory.getBeanNamesForType(ZkConnectionDetails.class, true, false).length > 0)
+				? beanFactory.getBeanProvider(ZkConnectionDetails.class).getIfAvailable() : null;
 		ConfigBootstrap bootstrap = new ConfigBootstrap(settings, contexts, context.getClassLoader(),
-				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast());
+				LogFactory.getLog(ZkConfigInitializer.class), settings.failFast(), details);
 		insert(environment, bootstrap.load(environment));
 		bootstrap.attach(context);
 	}

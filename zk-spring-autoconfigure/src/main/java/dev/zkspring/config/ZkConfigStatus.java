@@ -1,5 +1,7 @@
 package dev.zkspring.config;
 
+import java.util.List;
+
 /**
  * Where the configuration in force came from, so health checks can report an application that runs
  * on its last-known-good snapshot (or without ZooKeeper's configuration) as degraded.
@@ -8,8 +10,16 @@ public final class ZkConfigStatus {
 
 	private volatile Source source;
 
-	ZkConfigStatus(Source source) {
+	private final List<String> contextZnodes;
+
+	ZkConfigStatus(Source source, List<String> contextZnodes) {
 		this.source = source;
+		this.contextZnodes = List.copyOf(contextZnodes);
+	}
+
+	/** The context znodes this application reads, the highest precedence first (missing ones included). */
+	public List<String> getContextZnodes() {
+		return this.contextZnodes;
 	}
 
 	/** Where the configuration in force came from. */

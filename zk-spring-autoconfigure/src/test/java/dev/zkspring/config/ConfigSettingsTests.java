@@ -43,6 +43,7 @@ class ConfigSettingsTests {
 				Map.entry("zk.config.default-context", "shared"), Map.entry("zk.config.name", "shop"),
 				Map.entry("zk.config.profile-separator", "-"), Map.entry("zk.config.fail-fast", "false"),
 				Map.entry("zk.config.watch", "false"), Map.entry("zk.config.snapshot-dir", "/s"),
+				Map.entry("zk.config.snapshot-enabled", "false"),
 				Map.entry("zk.config.max-document-size", "64KB"), Map.entry("zk.lock.root", "/l"),
 				Map.entry("zk.leader.root", "/e"));
 		assertThat(ConfigSettings.bind(binder(values))).isEqualTo(fromProperties(values));
@@ -89,7 +90,7 @@ class ConfigSettingsTests {
 				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
 				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
 				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
-				config.getMaxDocumentSize());
+				config.isSnapshotEnabled(), config.getMaxDocumentSize());
 	}
 
 }

@@ -157,7 +157,7 @@ final class SampleProcess {
 	}
 
 	/** What the instance has printed so far, line by line. */
-	List<String> output() throws IOException {
+	List<String> outputLines() throws IOException {
 		return Files.readAllLines(this.log);
 	}
 

@@ -29,8 +29,8 @@ class SampleStartupIT {
 		try {
 			sample.awaitReady(Duration.ofSeconds(90));
 			await().atMost(Duration.ofSeconds(30))
-				.until(() -> sample.output().stream().anyMatch((line) -> line.contains("Quartz scheduler 'quartzScheduler' started")));
-			List<String> lines = sample.output();
+				.until(() -> sample.outputLines().stream().anyMatch((line) -> line.contains("Quartz scheduler 'quartzScheduler' started")));
+			List<String> lines = sample.outputLines();
 			assertThat(lines).filteredOn((line) -> line.matches("^\\S+\\s+(WARN|ERROR)\\b.*")).isEmpty();
 			assertThat(String.join("\n", lines)).doesNotContain("New config event received")
 				.doesNotContain("Client environment:")

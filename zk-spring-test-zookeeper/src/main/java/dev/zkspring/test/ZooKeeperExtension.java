@@ -25,17 +25,25 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real ZooKeeper for tests: one {@link TestingServer}, or a 3-node {@link TestingCluster}, started
- * before the test class and closed after it, with helpers for the faults every capability is tested
- * against (server down, session expiry, ensemble leader lost).
+ * A real ZooKeeper for JUnit 5 tests: one {@link TestingServer}, or a 3-node {@link TestingCluster},
+ * started before the test class and closed after it, with the faults every capability is tested
+ * against (server stopped and restarted, session expiry, the ensemble's leader killed). Part of
+ * {@code zk-spring-test} (artifact {@code zk-spring-test-zookeeper}, which needs no Spring); use it for
+ * tests that need faults or a server of their own, and {@code @SpringBootTest} alone for the shared
+ * in-process server the test kit gives every Spring test context.
  *
  * <pre>
  * &#64;RegisterExtension
- * static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+ * static final ZooKeeperExtension zk = ZooKeeperExtension.server();   // or ensemble()
+ *
+ * &#64;DynamicPropertySource
+ * static void zk(DynamicPropertyRegistry registry) {
+ *     registry.add("zk.connect", zk::connectString);
+ * }
  * </pre>
  *
- * Register it on a {@code static} field so one server serves the whole class; clients from
- * {@link #newClient()} are closed after each test.
+ * Register it on a {@code static} field so one server serves the whole class (an instance field gets
+ * one per test); clients from {@link #newClient()} are closed after each test.
  */
 public final class ZooKeeperExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
 		AfterEachCallback {
