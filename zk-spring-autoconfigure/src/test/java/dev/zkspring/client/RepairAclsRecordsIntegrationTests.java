@@ -79,7 +79,7 @@ class RepairAclsRecordsIntegrationTests {
 		stranger.create().creatingParentsIfNeeded().forPath("/planted-records/orders.fire-times/job", bytes("4102444800000"));
 		this.contextRunner
 			.withPropertyValues("zk.auth.credentials=app:s3cret", "zk.auth.repair-acls=true",
-					"zk.leader.root=/planted-records", "zk.lock.enabled=false")
+					"zk.leader.root=/planted-records", "zk.lock.enabled=false", "zk.leader.enabled=true")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				CuratorFramework client = context.getBean(CuratorFramework.class);

@@ -188,7 +188,8 @@ class ZkFleetIntegrationTests {
 					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class))
 			.withBean(Shop.class)
 			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots.resolve(id),
-					"spring.application.name=orders", "zk.leader.id=" + id, "zk.session-timeout=10s");
+					"spring.application.name=orders", "zk.leader.id=" + id, "zk.session-timeout=10s",
+					"zk.leader.enabled=true");
 	}
 
 	private static List<Map<String, Object>> fleet(AssertableApplicationContext context) {
