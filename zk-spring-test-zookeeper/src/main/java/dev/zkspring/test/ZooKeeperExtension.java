@@ -5,7 +5,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -106,9 +109,31 @@ public final class ZooKeeperExtension implements BeforeAllCallback, AfterAllCall
 			this.server = new TestingServer(true);
 		}
 		else {
-			this.cluster = new TestingCluster(this.ensembleSize);
+			this.cluster = new TestingCluster(distinctSpecs(this.ensembleSize));
 			this.cluster.start();
 		}
+	}
+
+	/**
+	 * Specs whose nine ports are all different: curator-test draws each port on its own and can draw one
+	 * twice (seen in CI: two servers on one client port, and the cluster refused to start).
+	 */
+	private static List<InstanceSpec> distinctSpecs(int size) {
+		Set<Integer> used = new HashSet<>();
+		List<InstanceSpec> specs = new ArrayList<>();
+		for (int id = 1; id <= size; id++) {
+			int[] ports = new int[3];
+			for (int i = 0; i < ports.length; i++) {
+				int port;
+				do {
+					port = InstanceSpec.getRandomPort();
+				}
+				while (!used.add(port));
+				ports[i] = port;
+			}
+			specs.add(new InstanceSpec(null, ports[0], ports[1], ports[2], true, id));
+		}
+		return specs;
 	}
 
 	private void close() throws IOException {
