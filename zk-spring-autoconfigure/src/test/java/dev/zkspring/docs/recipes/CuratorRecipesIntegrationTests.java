@@ -76,7 +76,7 @@ class CuratorRecipesIntegrationTests {
 	@Test
 	@SuppressWarnings("unchecked")
 	void theQueueHandsEveryMessageToExactlyOneInstance() {
-		ApplicationContextRunner runner = this.instance.withBean(MailSender.class).withUserConfiguration(MailQueue.class);
+		ApplicationContextRunner runner = this.instance.withBean(MailSender.class).withUserConfiguration(MailQueueConfiguration.class);
 		threeInstances(runner, (a, b, c) -> {
 			DistributedQueue<String> queue = a.getBean(DistributedQueue.class);
 			List<String> messages = IntStream.range(0, 30).mapToObj((i) -> "mail-" + i).toList();

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 
 // tag::queue[]
 @Configuration(proxyBeanMethods = false)
-class MailQueue {
+class MailQueueConfiguration {
 
 	@Bean(initMethod = "start", destroyMethod = "close")
 	DistributedQueue<String> mailQueue(CuratorFramework client, MailSender sender) {
