@@ -323,7 +323,7 @@ class SampleFleetIT {
 	 * and the stock demo, each run twice, print no error and the same summary.
 	 */
 	@Test
-	@Order(45)
+	@Order(15)
 	void theToursCommandsRunTwiceWithoutAnError() throws Exception {
 		TourCommands tour = new TourCommands(zkPort, a.port(), b.port(), c.port());
 		String config = tour.block("zk set /config/sample");
