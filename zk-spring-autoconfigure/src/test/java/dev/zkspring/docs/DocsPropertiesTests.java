@@ -3,7 +3,9 @@ package dev.zkspring.docs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -56,6 +58,37 @@ class DocsPropertiesTests {
 		String page = Files.exists(PAGE) ? Files.readString(PAGE) : "";
 		assertThat(page).as("docs/properties.md differs from the configuration metadata; regenerate it with%n  %s%n",
 				PropertiesPage.REGENERATE).isEqualTo(generated);
+	}
+
+	/** A row of a topic page's property table: {@code | `zk.name` | `default` | ...}. */
+	private static final Pattern TABLE_ROW = Pattern.compile("^\\| `(zk\\.[^`]+)` \\| `([^`]+)` \\|");
+
+	@Test
+	void defaultsInTheTopicPagesTablesAreTheMetadatasDefaults() {
+		Map<String, Object> defaults = new HashMap<>();
+		ConfigurationMetadata.properties().stream().filter((property) -> property.defaultValue() != null)
+			.forEach((property) -> defaults.put(property.name(), property.defaultValue()));
+		List<String> differing = new ArrayList<>();
+		for (Path page : DocsFiles.pages()) {
+			if (page.equals(PAGE)) {
+				continue;
+			}
+			String[] lines = DocsFiles.read(page).split("\n", -1);
+			for (int i = 0; i < lines.length; i++) {
+				Matcher row = TABLE_ROW.matcher(lines[i]);
+				if (row.find() && defaults.containsKey(row.group(1))
+						&& !zeroless(row.group(2)).equals(zeroless(String.valueOf(defaults.get(row.group(1)))))) {
+					differing.add(DocsFiles.name(page) + ":" + (i + 1) + ": " + row.group(1) + " says `" + row.group(2)
+							+ "`, the metadata `" + defaults.get(row.group(1)) + "`");
+				}
+			}
+		}
+		assertThat(differing).as("defaults in the docs' tables that are not the property's default").isEmpty();
+	}
+
+	/** {@code 0s}, {@code 0ms} and {@code 0} are one duration. */
+	private static String zeroless(String value) {
+		return value.matches("0[a-z]*") ? "0" : value;
 	}
 
 	@Test
