@@ -42,6 +42,9 @@ class JobOperationsApp {
 	/** When set, the job fails with this exception (its message holds a value the history must not show). */
 	static volatile boolean fail;
 
+	/** Run by the job after it recorded its run, once; {@code null} for nothing. */
+	static volatile Runnable afterRun;
+
 	@Bean
 	JobDetail report() {
 		return JobBuilder.newJob(CountingJob.class).withIdentity("report").storeDurably().build();
@@ -84,6 +87,11 @@ class JobOperationsApp {
 			ZkLeaderElection election = (ZkLeaderElection) context.getMergedJobDataMap().get(LeaderJobs.ELECTION_KEY);
 			runs.add(new Run(election.participantId(), context.getTrigger().getKey().getGroup(),
 					context.getScheduledFireTime().getTime()));
+			Runnable then = afterRun;
+			if (then != null) {
+				afterRun = null;
+				then.run();
+			}
 			if (fail) {
 				throw new JobExecutionException(new IllegalStateException("password=secret-value"));
 			}

@@ -44,6 +44,7 @@ class JobScheduleIntegrationTests {
 	@BeforeEach
 	void clear() throws Exception {
 		JobOperationsApp.runs.clear();
+		JobOperationsApp.afterRun = null;
 		this.writer = zk.newClient();
 	}
 
@@ -68,6 +69,28 @@ class JobScheduleIntegrationTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("b") >= 2);
 		assertEachFireTimeOnce();
 		assertThat(JobOperationsApp.runs).extracting(Run::instance).containsOnly("a", "b");
+	}
+
+	@Test
+	void cronChangedJustAfterAFiringDoesNotRepeatThatFireTime() throws Exception {
+		Instance a = this.instances.start("a");
+		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("a") >= 1);
+		// a cron trigger starting now would compute its first fire time from one second earlier: the one that just ran
+		JobOperationsApp.afterRun = () -> {
+			try {
+				JobOperationsApp.publish(this.writer, this.instances.group(),
+						JobOperationsApp.schedule("cron", "*/1 * * * * ?"));
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+		await().atMost(Duration.ofSeconds(5)).until(() -> cronOf(a).equals("*/1 * * * * ?"));
+		long changed = JobOperationsApp.count("a");
+		await().atMost(Duration.ofSeconds(5)).until(() -> JobOperationsApp.count("a") >= changed + 2);
+		assertEachFireTimeOnce();
 	}
 
 	@Test
