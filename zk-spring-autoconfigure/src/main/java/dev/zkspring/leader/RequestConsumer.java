@@ -43,6 +43,11 @@ final class RequestConsumer {
 	/** By the one-shot trigger carrying it out: each run request scheduled here and not yet ended. */
 	private final Map<TriggerKey, Request> runs = new ConcurrentHashMap<>();
 
+	/** How long an answer waits for its caller before the leader removes it. */
+	private static final long ORPHANED_ANSWER_MILLIS = 300_000;
+
+	private int polls;
+
 	/** Tests only: run just before a run request's firing commits its consumption. */
 	volatile @Nullable Runnable beforeRunCommit;
 
@@ -59,6 +64,9 @@ final class RequestConsumer {
 		}
 		CuratorFramework client = this.election.records().client();
 		this.requests.ensure();
+		if (++this.polls % 50 == 0) {
+			removeOrphanedAnswers(client);
+		}
 		List<String> children = new ArrayList<>(client.getChildren().forPath(this.requests.requests));
 		Collections.sort(children);
 		Set<String> running = ConcurrentHashMap.newKeySet();
@@ -68,6 +76,23 @@ final class RequestConsumer {
 				Request request = this.requests.read(child);
 				if (request != null && this.election.isLeader()) {
 					handle(request);
+				}
+			}
+		}
+	}
+
+	/** Answers nobody collected (the caller died, or a request nobody waits for) go after a while. */
+	private void removeOrphanedAnswers(CuratorFramework client) throws Exception {
+		long now = System.currentTimeMillis();
+		for (String child : client.getChildren().forPath(this.requests.answers)) {
+			String node = this.requests.answers + "/" + child;
+			org.apache.zookeeper.data.Stat stat = client.checkExists().forPath(node);
+			if (stat != null && now - stat.getCtime() > ORPHANED_ANSWER_MILLIS) {
+				try {
+					client.delete().withVersion(stat.getVersion()).forPath(node);
+				}
+				catch (org.apache.zookeeper.KeeperException.NoNodeException ex) {
+					// collected meanwhile
 				}
 			}
 		}

@@ -1,9 +1,13 @@
 package dev.zkspring.leader;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,6 +18,7 @@ import dev.zkspring.leader.JobOperationsApp.Run;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -154,6 +159,37 @@ class JobRequestIntegrationTests {
 		assertThat(answer.status()).isEqualTo(Status.TIMEOUT);
 		assertThat(answer.message()).contains("withdrawn");
 		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> JobOperationsApp.runs.isEmpty());
+	}
+
+	@Test
+	void withCredentialsNobodyElseCanPlantARequestAndTheLeaderRunsNothing() throws Exception {
+		Instance a = this.instances.start("a", "zk.auth.credentials=app:s3cret", "zk.leader.root=/secured");
+		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+		assertThat(jobs(a).request("DEFAULT", "report", "pause").status()).isEqualTo(Status.DONE);
+		String requests = a.election().latchPath() + ".jobs/requests";
+		try (CuratorFramework stranger = zk.newClient()) {
+			assertThatExceptionOfType(KeeperException.NoAuthException.class).isThrownBy(() -> stranger.create()
+				.withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+				.forPath(requests + "/r-", "run\nDEFAULT\nreport\nstranger".getBytes(StandardCharsets.UTF_8)));
+			assertThatExceptionOfType(KeeperException.NoAuthException.class)
+				.isThrownBy(() -> stranger.delete().forPath(a.election().latchPath() + ".jobs/paused/DEFAULT.report"));
+		}
+		await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2)).until(() -> JobOperationsApp.runs.isEmpty());
+	}
+
+	@Test
+	void withoutCredentialsARequestWrittenWithZkCliIsCarriedOutLikeAnyInstancesOnce() throws Exception {
+		Instance a = this.instances.start("a");
+		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+		String requests = a.election().latchPath() + ".jobs/requests";
+		try (CuratorFramework stranger = zk.newClient()) {
+			stranger.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+				.forPath(requests + "/r-", "run\nDEFAULT\nreport\nzkCli".getBytes(StandardCharsets.UTF_8));
+			stranger.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+				.forPath(requests + "/r-", "garbage".getBytes(StandardCharsets.UTF_8));
+			await().atMost(Duration.ofSeconds(5)).until(() -> stranger.getChildren().forPath(requests).isEmpty());
+		}
+		await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2)).until(() -> JobOperationsApp.runs.size() == 1);
 	}
 
 	private static ZkJobs jobs(Instance instance) {
