@@ -28,7 +28,7 @@ import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
- * The read-only {@code zookeeper} actuator endpoint, when Boot's actuator is on the class path and the
+ * The {@code zookeeper} actuator endpoint (read-only but for job requests on {@code jobs/{group}/{name}}), when Boot's actuator is on the class path and the
  * endpoint is available ({@code management.endpoints.web.exposure.include=zookeeper} to expose it over
  * HTTP); {@code /actuator/zookeeper/fleet} lists every instance when the fleet view is on. Values are masked unless {@code management.endpoint.zookeeper.show-values} allows them.
  */

@@ -182,6 +182,21 @@ final class JobSchedules {
 		this.applied.put(job, entry);
 	}
 
+	/** Pause or resume the job's triggers unless they are so already. */
+	static void pause(Scheduler scheduler, JobKey job, boolean paused) throws SchedulerException {
+		List<? extends Trigger> triggers = scheduler.getTriggersOfJob(job);
+		boolean pausedNow = !triggers.isEmpty();
+		for (Trigger trigger : triggers) {
+			pausedNow &= scheduler.getTriggerState(trigger.getKey()) == Trigger.TriggerState.PAUSED;
+		}
+		if (paused && !pausedNow) {
+			scheduler.pauseJob(job);
+		}
+		else if (!paused && pausedNow) {
+			scheduler.resumeJob(job);
+		}
+	}
+
 	void refused(String name, @Nullable String reason) {
 		String key = PREFIX + "." + name;
 		if (reason == null) {

@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
 import org.quartz.impl.matchers.GroupMatcher;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -160,18 +159,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		else {
 			this.operatorPaused.remove(job);
 		}
-		boolean paused = byOperator || entry.isPaused();
-		List<? extends Trigger> triggers = scheduler.getTriggersOfJob(job);
-		boolean pausedNow = !triggers.isEmpty();
-		for (Trigger trigger : triggers) {
-			pausedNow &= scheduler.getTriggerState(trigger.getKey()) == Trigger.TriggerState.PAUSED;
-		}
-		if (paused && !pausedNow) {
-			scheduler.pauseJob(job);
-		}
-		else if (!paused && pausedNow) {
-			scheduler.resumeJob(job);
-		}
+		JobSchedules.pause(scheduler, job, byOperator || entry.isPaused());
 	}
 
 	/** The configuration key pausing the job, or {@code null} when the configuration does not pause it. */
@@ -267,9 +255,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	@Override
 	public void destroy() {
 		this.worker.shutdownNow();
-		if (this.election.records().firingOperations != null) {
-			this.election.records().firingOperations = null;
-		}
+		this.election.records().firingOperations = null;
 	}
 
 }
