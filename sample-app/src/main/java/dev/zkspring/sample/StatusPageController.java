@@ -98,7 +98,9 @@ class StatusPageController {
 			html.append("<tr><td>").append(escape(item.get("SKU"))).append("</td><td id=\"stock-")
 				.append(escape(item.get("SKU"))).append("\">").append(escape(item.get("QUANTITY"))).append("</td></tr>");
 		}
-		html.append("</table><h2>Last job runs</h2><table><tr><th>instance</th><th>start (UTC)</th><th>end (UTC)</th></tr>");
+		html.append("</table>");
+		JobRows.append(html, rows(status.get("jobs")));
+		html.append("<h2>Last job runs</h2><table><tr><th>instance</th><th>start (UTC)</th><th>end (UTC)</th></tr>");
 		for (Map<String, Object> run : rows(status.get("jobRuns"))) {
 			html.append("<tr><td>").append(escape(run.get("INSTANCE"))).append("</td><td>")
 				.append(time(run.get("STARTED_AT"))).append("</td><td>").append(time(run.get("ENDED_AT")))
