@@ -15,7 +15,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.env.EnvironmentEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
@@ -29,6 +32,7 @@ import org.springframework.context.ApplicationListener;
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkEndpointAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkSanitizingAutoConfiguration;
 import dev.zkspring.config.ConfigCipher;
 import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.fleet.ZkFleet;
@@ -94,7 +98,7 @@ class EncryptedValuesExposureTests {
 		logging.setLogLevel("dev.zkspring", LogLevel.TRACE);
 		new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkFleetAutoConfiguration.class,
-					ZkEndpointAutoConfiguration.class))
+					ZkEndpointAutoConfiguration.class, ZkSanitizingAutoConfiguration.class))
 			.withBean(Events.class, Events::new)
 			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
 					"spring.application.name=orders", "zk.leader.id=node-1", "zk.config.encryption.key=" + KEY,
@@ -109,6 +113,13 @@ class EncryptedValuesExposureTests {
 				assertThat(keys.get("shop.greeting")).containsEntry("value", "hi");
 				assertThat((String) keys.get("shop.password").get("value")).startsWith("{cipher}");
 				assertThat(body.toString()).doesNotContain(SECRET);
+				// without any sanitizing function too, and in Boot's env endpoint showing values
+				assertThat(new ConfigSources(context.getEnvironment(), List.of()).describeKeys(true).toString())
+					.contains("{cipher}").doesNotContain(SECRET);
+				EnvironmentEndpoint env = new EnvironmentEndpoint(context.getEnvironment(),
+						context.getBeansOfType(SanitizingFunction.class).values(), Show.ALWAYS);
+				assertThat(env.environmentEntry("shop.greeting").getProperty().getValue()).isEqualTo("hi");
+				assertThat((String) env.environmentEntry("shop.password").getProperty().getValue()).startsWith("{cipher}");
 
 				write("{\"shop\":{\"password\":\"" + CIPHER.encrypt(SECRET_2) + "\",\"greeting\":\"hi\"}}");
 				await().atMost(WAIT).until(() -> SECRET_2.equals(context.getEnvironment().getProperty("shop.password")));
