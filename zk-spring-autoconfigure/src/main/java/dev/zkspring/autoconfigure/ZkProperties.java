@@ -9,6 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.zkspring.client.ZkClientSettings;
@@ -395,6 +396,14 @@ public class ZkProperties {
 
 		/** Largest context document accepted; larger ones are rejected. */
 		private DataSize maxDocumentSize = DataSize.ofMegabytes(1);
+
+		/** Keys that decrypt {cipher} values of the documents. */
+		@NestedConfigurationProperty
+		private final ZkEncryptionProperties encryption = new ZkEncryptionProperties();
+
+		public ZkEncryptionProperties getEncryption() {
+			return this.encryption;
+		}
 
 		public boolean isEnabled() {
 			return this.enabled;
