@@ -16,6 +16,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
+import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkHeldLock;
@@ -44,6 +45,8 @@ public final class ZkEndpoint {
 	private final Set<String> roles;
 
 	private final @Nullable ZkFleet fleet;
+
+	private final ConfigRevisions revisions = new ConfigRevisions();
 
 	/**
 	 * Create the endpoint.
@@ -95,7 +98,14 @@ public final class ZkEndpoint {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("connected", connected);
 		Map<String, Object> config = new LinkedHashMap<>();
-		config.put("contexts", (this.configActivity != null) ? this.configActivity.describeContexts() : List.of());
+		List<Map<String, Object>> contexts = (this.configActivity != null) ? this.configActivity.describeContexts()
+				: List.of();
+		if (connected) {
+			// the published revision beside each node version, read once per version from the history head
+			contexts.forEach((context) -> context.putAll(this.revisions.describe(this.client,
+					(String) context.get("znode"), (Integer) context.get("version"))));
+		}
+		config.put("contexts", contexts);
 		config.put("keys", this.configSources.describeKeys(this.showValues.isShown(securityContext, this.roles)));
 		body.put("config", config);
 		body.put("locks", locks());
