@@ -35,6 +35,31 @@ class ConfigPublisherConcurrencyTests {
 		race(false);
 	}
 
+	@Test
+	void aWriteOutsideTheToolBetweenReadAndWriteIsAConflictAndIsKept() throws Exception {
+		CuratorFramework client = zk.newClient();
+		ConfigPublisher alice = new ConfigPublisher(client, "/config");
+		alice.put("orders", bytes("{\"limit\":1}"), Change.by("setup", null));
+		alice.beforeWrite = () -> {
+			try {
+				client.setData().forPath("/config/orders", bytes("{\"limit\":9}"));
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+		try {
+			alice.put("orders", bytes("{\"limit\":2}"), Change.by("alice", null));
+			throw new AssertionError("the put overwrote a write made between its read and its write");
+		}
+		catch (PublishException ex) {
+			assertThat(ex.reason()).isEqualTo(PublishException.Reason.CONFLICT);
+			assertThat(ex.getMessage()).contains("context 'orders' changed while publishing");
+		}
+		assertThat(new String(client.getData().forPath("/config/orders"), StandardCharsets.UTF_8))
+			.isEqualTo("{\"limit\":9}");
+	}
+
 	private void race(boolean existing) throws Exception {
 		CuratorFramework first = zk.newClient();
 		CuratorFramework second = zk.newClient();
