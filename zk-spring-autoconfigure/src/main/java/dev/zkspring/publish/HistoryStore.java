@@ -1,7 +1,7 @@
 package dev.zkspring.publish;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -34,10 +34,17 @@ final class HistoryStore {
 
 	private final long maxBytes;
 
+	private final Clock clock;
+
 	HistoryStore(CuratorFramework client, String root, long maxBytes) {
+		this(client, root, maxBytes, Clock.systemUTC());
+	}
+
+	HistoryStore(CuratorFramework client, String root, long maxBytes, Clock clock) {
 		this.client = client;
 		this.root = root;
 		this.maxBytes = maxBytes;
+		this.clock = clock;
 	}
 
 	String documentNode(String context) {
@@ -93,7 +100,7 @@ final class HistoryStore {
 		byte[] previousData = (previous != null && previous.document() != null)
 				? previous.document().getBytes(StandardCharsets.UTF_8) : null;
 		KeyDiff keys = KeyDiff.between(ContextState.flat(previousData, this.maxBytes), state.flat(this.maxBytes));
-		return new Revision(state.nextRevision(), state.version(), Instant.now(), ConfigPublisher.UNKNOWN_AUTHOR,
+		return new Revision(state.nextRevision(), state.version(), this.clock.instant(), ConfigPublisher.UNKNOWN_AUTHOR,
 				OUTSIDE_MESSAGE, "outside", keys, state.text());
 	}
 
@@ -111,7 +118,7 @@ final class HistoryStore {
 		}
 		long number = state.nextRevision() + records.size();
 		int version = state.exists() ? state.version() + 1 : 0;
-		Revision published = new Revision(number, version, Instant.now(), change.author(), change.message(), kind,
+		Revision published = new Revision(number, version, this.clock.instant(), change.author(), change.message(), kind,
 				diff, new String(document, StandardCharsets.UTF_8));
 		records.add(published);
 		TransactionOp op = this.client.transactionOp();

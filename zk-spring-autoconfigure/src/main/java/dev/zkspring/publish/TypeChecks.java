@@ -152,6 +152,10 @@ final class TypeChecks {
 	}
 
 	private static void copy(ZipFile zip, ZipEntry entry, Path target) throws IOException {
+		if (target.normalize().toString().contains("..") || !target.normalize().equals(target)) {
+			// an entry naming a path outside the copy: not something a build writes, so left out
+			return;
+		}
 		Files.createDirectories(target.getParent());
 		try (InputStream in = zip.getInputStream(entry)) {
 			Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
