@@ -34,6 +34,8 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 
 	private volatile @Nullable JsonDocumentParser parser;
 
+	private volatile ValueDecryption decryption = ValueDecryption.NONE;
+
 	private volatile RejectionHandler rejectionHandler = (rejection, kept) -> {
 	};
 
@@ -54,6 +56,11 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 	void configure(ConfigContexts contexts, long maxDocumentBytes) {
 		this.contexts = contexts;
 		this.parser = new JsonDocumentParser(maxDocumentBytes);
+	}
+
+	/** How {@code {cipher}} values are decrypted; a document holding one is refused until keys are given. */
+	void decryptWith(ValueDecryption decryption) {
+		this.decryption = decryption;
 	}
 
 	void onRejection(RejectionHandler rejectionHandler) {
@@ -129,7 +136,7 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 	private @Nullable ZnodePropertySource accept(String znode, byte @Nullable [] data, Stat stat) {
 		try {
 			Map<String, String> properties = Objects.requireNonNull(this.parser).parse((data != null) ? data : new byte[0]);
-			ZnodePropertySource source = new ZnodePropertySource(znode, stat.getVersion(), properties);
+			ZnodePropertySource source = this.decryption.source(znode, stat.getVersion(), properties);
 			this.lastGood.put(znode, source);
 			this.rejected.remove(znode);
 			return source;
