@@ -15,13 +15,15 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.ConfigurableEnvironment;
 
+import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.config.ZnodePropertySource;
 
 /**
  * Per config context znode: the version in force (from the Environment), the newest version in
  * ZooKeeper (read with a watch, so a write no event reports still wakes the publisher) and the last
- * refusal (znode, version, reason naming keys; never a value).
+ * refusal (znode, version, reason naming keys; never a value), and the published revision in force
+ * (its number and message, or that it was written outside the tool).
  */
 final class ConfigState {
 
@@ -34,6 +36,8 @@ final class ConfigState {
 	private final ConfigurableEnvironment environment;
 
 	private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
+
+	private final ConfigRevisions revisions = new ConfigRevisions();
 
 	ConfigState(ConfigurableEnvironment environment) {
 		this.environment = environment;
@@ -63,6 +67,7 @@ final class ConfigState {
 			details.put("znode", context.getZnode());
 			details.put("appliedVersion", applied);
 			details.put("latestVersion", latest);
+			details.putAll(this.revisions.describe(client, context.getZnode(), applied));
 			Refusal refusal = this.refusals.get(context.getZnode());
 			if (applied == latest) {
 				details.put("status", CURRENT);

@@ -10,6 +10,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.zkspring.config.ConfigRevisions;
+
 /**
  * One fleet node's data as the view shows it: only the fields an instance writes, each of the type it
  * writes, and the node's name as its id (whatever the data says). Anyone who may write under the fleet
@@ -66,6 +68,9 @@ final class NodeContent {
 				throw new Unreadable("'" + at + ".status' is none of " + STATUSES);
 			}
 			described.put("status", status);
+			optional(described, context, ConfigRevisions.REVISION, NodeContent::number);
+			optional(described, context, ConfigRevisions.MESSAGE, NodeContent::text);
+			optional(described, context, ConfigRevisions.OUTSIDE, NodeContent::bool);
 			optional(described, context, "reason", NodeContent::text);
 			return described;
 		}));
