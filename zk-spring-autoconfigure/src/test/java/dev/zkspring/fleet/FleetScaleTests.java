@@ -77,12 +77,12 @@ class FleetScaleTests {
 		runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			ZkFleet fleet = context.getBean(ZkFleet.class);
+			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
 			for (int i = 0; i < OTHERS; i++) {
 				this.writer.create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/other-" + i,
 						("{\"id\":\"other-" + i + "\",\"leader\":false,\"config\":[],\"locks\":[],\"recent\":[]}")
 							.getBytes(StandardCharsets.UTF_8));
 			}
-			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
 			long before = packetsReceived(client);
 			write("{\"shop\":{\"limit\":6}}");
 			await().atMost(WAIT).until(() -> applied(own(client)) == 1);
@@ -91,6 +91,31 @@ class FleetScaleTests {
 			assertThat(requests).as("requests of the instance's session for one change").isLessThan(30);
 			assertThat(fleet.instances()).hasSize(OTHERS + 1);
 		});
+	}
+
+	@Test
+	void aConfigChangeWritesTheInstancesFleetNodeOnceNotOncePerEventItCauses() {
+		runner().run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
+			int before = settledVersion();
+			write("{\"shop\":{\"limit\":6}}");
+			await().atMost(WAIT).until(() -> applied(own(client)) == 1);
+			// the node's watch, the change event and the refresh event all ask for a write within milliseconds
+			assertThat(settledVersion() - before).as("fleet node writes for one change").isLessThanOrEqualTo(2);
+		});
+	}
+
+	/** The fleet node's version once it has not changed for a second. */
+	private int settledVersion() {
+		int[] version = { -1 };
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).during(Duration.ofSeconds(1)).until(() -> {
+			int now = this.writer.checkExists().forPath("/fleet/orders/node-1").getVersion();
+			boolean same = now == version[0];
+			version[0] = now;
+			return same;
+		});
+		return version[0];
 	}
 
 	@SuppressWarnings("unchecked")
