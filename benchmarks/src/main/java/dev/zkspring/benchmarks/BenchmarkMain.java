@@ -15,7 +15,7 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * {@code --lock-ab=JAR} (with {@code --lock-ab-label=TEXT}) to measure {@code @ZkLock} against an earlier
  * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
  * for that comparison alone),
- * {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
+ * {@code --config-only} for config propagation alone, {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
  * {@code --quick}: N = 1 and 10 only; {@code --scale-sizes=1,10,50,200} to choose N), and
  * {@code --out=FILE} (default benchmarks/RESULTS.md). The full run ends with the scale run.
  */
@@ -52,7 +52,7 @@ public final class BenchmarkMain {
 			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
 					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
 			String abJar = option(arguments, "--lock-ab=", null);
-			if (abJar == null || !arguments.contains("--lock-ab-only")) {
+			if (!arguments.contains("--config-only") && (abJar == null || !arguments.contains("--lock-ab-only"))) {
 				new LockBenchmarks(clients, server.port(), harness, report, locks).run();
 			}
 			if (abJar != null) {
@@ -65,6 +65,11 @@ public final class BenchmarkMain {
 				System.exit(0);
 			}
 			new ConfigBenchmarks(clients, harness, report, List.of(new ZkSpringConfig(), new SpringCloudZookeeperConfig())).run();
+			if (arguments.contains("--config-only")) {
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
 			new RefreshScaleBenchmark(clients, harness, report).run();
 			new LeaderBenchmarks(clients, server.port(), report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();

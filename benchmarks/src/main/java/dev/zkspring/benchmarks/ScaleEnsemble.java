@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,14 +15,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
-import dev.zkspring.embedded.EmbeddedZooKeeper;
 
 /**
  * The servers of one scale run — a 3-node ensemble (curator-test's {@link TestingCluster}, in this
- * process) or one embedded server — and what they report about themselves through the {@code mntr}
+ * process) or one server ({@link TestingServer}, so both have the same settings) — and what they report about themselves through the {@code mntr}
  * four-letter word, summed over the servers.
  */
 final class ScaleEnsemble implements AutoCloseable {
@@ -43,7 +44,11 @@ final class ScaleEnsemble implements AutoCloseable {
 
 	static ScaleEnsemble threeNodes() throws Exception {
 		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
-		TestingCluster cluster = new TestingCluster(3);
+		List<InstanceSpec> specs = new ArrayList<>();
+		for (int id = 1; id <= 3; id++) {
+			specs.add(spec(id));
+		}
+		TestingCluster cluster = new TestingCluster(specs);
 		cluster.start();
 		List<Integer> ports = cluster.getInstances().stream().map(InstanceSpec::getPort).toList();
 		return new ScaleEnsemble("3-node ensemble", cluster.getConnectString(), ports, cluster);
@@ -51,8 +56,17 @@ final class ScaleEnsemble implements AutoCloseable {
 
 	static ScaleEnsemble oneServer() throws Exception {
 		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
-		EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
-		return new ScaleEnsemble("one server", server.connectString(), List.of(server.port()), server);
+		InstanceSpec spec = spec(1);
+		TestingServer server = new TestingServer(spec, true);
+		return new ScaleEnsemble("one server", server.getConnectString(), List.of(spec.getPort()), server);
+	}
+
+	/**
+	 * ZooKeeper's default tick (2 s), fsync on, and no limit on connections from one address (60 by
+	 * default, and every instance here connects from 127.0.0.1).
+	 */
+	private static InstanceSpec spec(int id) {
+		return new InstanceSpec(null, -1, -1, -1, true, id, 2000, 0);
 	}
 
 	String label() {

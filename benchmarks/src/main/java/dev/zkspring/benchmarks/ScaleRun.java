@@ -68,7 +68,7 @@ final class ScaleRun {
 		await("the fleet to settle at N=" + n, () -> instances.stream().allMatch((i) -> value.equals(i.value()))
 				&& children() == n && instances.stream().filter((i) -> i.election().isLeader()).count() == 1);
 		// the fleet publisher's rechecks and the elections' confirming reads end within a few seconds
-		TimeUnit.SECONDS.sleep(3);
+		TimeUnit.SECONDS.sleep(2);
 	}
 
 	static ScaleRow.Idle idle(ScaleEnsemble ensemble, Duration window) throws Exception {

@@ -10,7 +10,7 @@ import java.util.List;
 record ScaleSettings(boolean quick, List<Integer> sizes, Duration idleWindow, Duration lockSlice) {
 
 	static ScaleSettings full(List<Integer> sizes) {
-		return new ScaleSettings(false, sizes, Duration.ofSeconds(10), Duration.ofSeconds(2));
+		return new ScaleSettings(false, sizes, Duration.ofSeconds(6), Duration.ofSeconds(2));
 	}
 
 	static ScaleSettings quickRun() {

@@ -86,12 +86,10 @@ final class SvgChart {
 		text(svg, W / 2.0, 20, "middle", this.title, 14);
 		line(svg, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM, "#000");
 		line(svg, LEFT, TOP, LEFT, H - BOTTOM, "#000");
-		for (Series s : this.series) {
-			for (double[] p : s.points()) {
-				double px = x.at(Math.log10(p[0]));
-				line(svg, px, H - BOTTOM, px, H - BOTTOM + 5, "#000");
-				text(svg, px, H - BOTTOM + 18, "middle", Report.fmt(p[0]), 11);
-			}
+		for (double n : this.series.stream().flatMap((s) -> s.points().stream()).mapToDouble((p) -> p[0]).distinct().toArray()) {
+			double px = x.at(Math.log10(n));
+			line(svg, px, H - BOTTOM, px, H - BOTTOM + 5, "#000");
+			text(svg, px, H - BOTTOM + 18, "middle", String.valueOf(Math.round(n)), 11);
 		}
 		for (int i = 0; i <= 4; i++) {
 			double v = y.from + (y.to - y.from) * i / 4;
