@@ -71,8 +71,12 @@ final class ContextReader {
 					return remember(attempt.reads());
 				}
 			}
-			catch (KeeperException.ConnectionLossException ex) {
-				// a reply over the packet limit (a document grew past its remembered size), or a real loss
+			catch (KeeperException ex) {
+				// a reply over the packet limit (a document grew past its remembered size) loses the connection;
+				// that and the other faults the careful path retries go there, without the remembered sizes
+				if (!retriable(ex.code())) {
+					throw ex;
+				}
 				this.knownSizes.clear();
 			}
 		}
@@ -90,6 +94,11 @@ final class ContextReader {
 		}
 		// when changed under every attempt, the latest read stands, and the watch brings the next change
 		return remember(reads);
+	}
+
+	private static boolean retriable(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.OPERATIONTIMEOUT
+				|| code == KeeperException.Code.SESSIONMOVED || code == KeeperException.Code.SESSIONEXPIRED;
 	}
 
 	/** The reads, and whether they hold together (one batch, or several none of whose nodes changed since). */

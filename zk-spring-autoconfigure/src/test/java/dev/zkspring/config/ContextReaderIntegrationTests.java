@@ -113,6 +113,25 @@ class ContextReaderIntegrationTests {
 		}
 	}
 
+	@Test
+	void aReloadRightAfterTheSessionExpiredIsReadOnTheNewSession() throws Exception {
+		CuratorFramework reader = client();
+		try {
+			write(this.writer, "/config/orders", document("1", 1_000));
+			java.util.Map<String, Integer> sizes = new java.util.concurrent.ConcurrentHashMap<>();
+			List<String> contexts = List.of("/config/orders", "/config/application");
+			new ContextReader(reader, sizes).read(contexts);
+			write(this.writer, "/config/orders", document("2", 2_000));
+			ZooKeeperExtension.expireSession(reader);
+			List<ContextReader.Read> reads = new ContextReader(reader, sizes).read(contexts);
+			assertThat(reads.get(0).requireStat().getVersion()).isEqualTo(1);
+			assertThat(reads.get(1).error()).isEqualTo(org.apache.zookeeper.KeeperException.Code.NONODE);
+		}
+		finally {
+			reader.close();
+		}
+	}
+
 	private static List<String> lowestFirst() {
 		List<String> lowestFirst = new java.util.ArrayList<>(CONTEXTS);
 		java.util.Collections.reverse(lowestFirst);
