@@ -30,6 +30,9 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 
 	private final Map<String, Long> rejected = new ConcurrentHashMap<>();
 
+	/** Each context's size at the last load, so a reload is one multi-read ({@link ContextReader}). */
+	private final Map<String, Integer> knownSizes = new ConcurrentHashMap<>();
+
 	private volatile @Nullable ConfigContexts contexts;
 
 	private volatile @Nullable JsonDocumentParser parser;
@@ -87,7 +90,7 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		}
 		ConfigContexts contexts = Objects.requireNonNull(this.contexts, "not configured");
 		List<String> znodes = contexts.highestFirst();
-		List<ContextReader.Read> reads = new ContextReader(client).read(znodes);
+		List<ContextReader.Read> reads = new ContextReader(client, this.knownSizes).read(znodes);
 		boolean complete = true;
 		List<PropertySource<?>> sources = new ArrayList<>();
 		for (ContextReader.Read read : reads) {
