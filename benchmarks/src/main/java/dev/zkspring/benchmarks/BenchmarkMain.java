@@ -35,6 +35,7 @@ public final class BenchmarkMain {
 				: ScaleSettings.full(Arrays.stream(option(arguments, "--scale-sizes=", "1,10,50,200").split(","))
 					.map(String::trim).map(Integer::valueOf).toList());
 		Path plots = (out.toAbsolutePath().getParent() != null) ? out.toAbsolutePath().getParent() : Path.of(".");
+		java.nio.file.Files.createDirectories(plots);
 		if (arguments.contains("--scale")) {
 			scale(report, scale, plots, started);
 			ScaleMarkers.splice(out, report.body());
