@@ -22,7 +22,7 @@ import dev.zkspring.publish.PublishException;
 @Command(name = "config", mixinStandardHelpOptions = true,
 		description = "Read, publish, compare and roll back context documents (one JSON object per context znode).",
 		subcommands = { GetCommand.class, PutCommand.class, DiffCommand.class, HistoryCommand.class,
-				RollbackCommand.class, ExportCommand.class, ImportCommand.class },
+				RollbackCommand.class, ExportCommand.class, ImportCommand.class, EncryptCommand.class },
 		footerHeading = "%nExit status:%n", footer = Exits.HELP)
 final class ConfigCommand {
 
@@ -66,7 +66,9 @@ final class ConfigCommand {
 		if (checks.against == null) {
 			return;
 		}
-		List<MetadataFinding> findings = ConfigMetadata.load(checks.against).check(document);
+		List<MetadataFinding> findings = ConfigMetadata.load(checks.against)
+			.check(Ciphertexts.seeThrough(document, this.cli.env, (note) -> this.spec.commandLine().getErr()
+				.println("note: context '" + context + "': " + note)));
 		MetadataFinding refusing = null;
 		for (MetadataFinding finding : findings) {
 			boolean refuses = finding.error() || checks.strict;
