@@ -37,6 +37,8 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 
 	private final String[] names;
 
+	private final @Nullable Candidate candidate;
+
 	/**
 	 * The config center's context sources in force in the environment, the highest precedence first;
 	 * empty when it loaded nothing. For the views that describe them (actuator, fleet).
@@ -60,9 +62,22 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	 * @param properties the flattened keys and their values
 	 */
 	public ZnodePropertySource(String znode, int version, Map<String, String> properties) {
+		this(znode, version, properties, null);
+	}
+
+	/**
+	 * Create the source of one context znode, from its base document or a canary's candidate.
+	 * @param znode the context node's path, as seen by the client (inside its namespace)
+	 * @param version the context node's data version when the keys were read; -1 when the node is missing
+	 * @param properties the flattened keys and their values
+	 * @param candidate the canary the keys came from, {@code null} when they came from the base document
+	 */
+	public ZnodePropertySource(String znode, int version, Map<String, String> properties,
+			@Nullable Candidate candidate) {
 		super("zk:" + znode, Collections.unmodifiableMap(properties));
 		this.znode = znode;
 		this.version = version;
+		this.candidate = candidate;
 		Set<String> cleared = new LinkedHashSet<>();
 		List<String> names = new ArrayList<>();
 		properties.keySet().forEach((key) -> {
@@ -92,6 +107,11 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 		return this.version;
 	}
 
+	/** The canary whose candidate this instance runs for the context, {@code null} when it runs the base document. */
+	public @Nullable Candidate getCandidate() {
+		return this.candidate;
+	}
+
 	@Override
 	public @Nullable Object getProperty(String name) {
 		return name.endsWith(CLEARED_MAP) ? null : this.source.get(name);
@@ -114,7 +134,19 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 
 	@Override
 	public String toString() {
-		return "ZnodePropertySource[" + this.znode + " v" + this.version + ", " + this.source.size() + " keys]";
+		return "ZnodePropertySource[" + this.znode + " v" + this.version
+				+ ((this.candidate != null) ? ", canary revision " + this.candidate.revision() : "") + ", "
+				+ this.source.size() + " keys]";
+	}
+
+	/**
+	 * The canary a context's keys came from (see {@link ConfigCanary}).
+	 * @param znode the canary node
+	 * @param version the canary node's data version the candidate was read from
+	 * @param revision the candidate's revision
+	 */
+	public record Candidate(String znode, int version, long revision) {
+
 	}
 
 	/** Where a key came from: a znode at a version. */
