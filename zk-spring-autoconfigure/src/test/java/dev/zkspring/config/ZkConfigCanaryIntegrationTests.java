@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,11 +21,16 @@ import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoCon
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.mock.env.MockEnvironment;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.fleet.FleetCanary;
+import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.refresh.RefreshScope;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -158,14 +164,30 @@ class ZkConfigCanaryIntegrationTests {
 		runner("node-9").run((other) -> assertThat(other.getBean(FirstLoad.class).greeting).isEqualTo("base"));
 	}
 
+	@Test
+	void withoutAConfiguredIdTheGeneratedOneNamesTheInstanceForTheCanaryTheFleetAndTheElection() throws Exception {
+		String generated = InstanceId.generated(new MockEnvironment().withProperty("server.port", "8123"));
+		assertThat(generated).endsWith(":8123#" + ProcessHandle.current().pid());
+		CanaryFixture.start(this.writer, "orders", 1, List.of(generated), CANDIDATE);
+		runner(null).withConfiguration(AutoConfigurations.of(ZkLeaderAutoConfiguration.class))
+			.withPropertyValues("server.port=8123", "zk.leader.enabled=true")
+			.run((context) -> {
+				assertThat(context.getBean(FirstLoad.class).greeting).isEqualTo("candidate");
+				assertThat(context.getBean(ZkLeaderElection.class).participantId()).isEqualTo(generated);
+				assertThat(context.getBean(ZkFleet.class).instanceId()).isEqualTo(generated);
+				await().atMost(WAIT).untilAsserted(() -> assertThat(canaryStatus()).singleElement()
+					.satisfies((status) -> assertThat(status.status()).isEqualTo(FleetCanary.CURRENT)));
+			});
+	}
+
 	private List<FleetCanary> canaryStatus() throws Exception {
 		return FleetCanary.read(this.writer, "/fleet/orders", ORDERS);
 	}
 
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> ordersContext(AssertableApplicationContext context) {
-		String id = context.getBean(dev.zkspring.fleet.ZkFleet.class).instanceId();
-		Map<String, Object> instance = context.getBean(dev.zkspring.fleet.ZkFleet.class)
+		String id = context.getBean(ZkFleet.class).instanceId();
+		Map<String, Object> instance = context.getBean(ZkFleet.class)
 			.instances()
 			.stream()
 			.filter((i) -> i.get("id").equals(id))
@@ -192,8 +214,8 @@ class ZkConfigCanaryIntegrationTests {
 		})));
 	}
 
-	private ApplicationContextRunner runner(String id) {
-		return new ApplicationContextRunner()
+	private ApplicationContextRunner runner(@Nullable String id) {
+		ApplicationContextRunner runner = new ApplicationContextRunner()
 			.withInitializer((context) -> context.getBeanFactory()
 				.setConversionService(ApplicationConversionService.getSharedInstance()))
 			.withInitializer(new ZkConfigInitializer())
@@ -201,8 +223,9 @@ class ZkConfigCanaryIntegrationTests {
 					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
 			.withBean(Shop.class)
 			.withBean(FirstLoad.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots.resolve(id),
-					"spring.application.name=orders", "zk.leader.id=" + id, "zk.session-timeout=10s");
+			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots.resolve(String.valueOf(id)),
+					"spring.application.name=orders", "zk.session-timeout=10s");
+		return (id != null) ? runner.withPropertyValues("zk.leader.id=" + id) : runner;
 	}
 
 	@FunctionalInterface
