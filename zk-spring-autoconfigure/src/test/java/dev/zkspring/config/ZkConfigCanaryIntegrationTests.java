@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoCon
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.mock.env.MockEnvironment;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
@@ -178,6 +179,16 @@ class ZkConfigCanaryIntegrationTests {
 				await().atMost(WAIT).untilAsserted(() -> assertThat(canaryStatus()).singleElement()
 					.satisfies((status) -> assertThat(status.status()).isEqualTo(FleetCanary.CURRENT)));
 			});
+	}
+
+	@Test
+	void anImportingMemberNamedInItsPackagedFileLoadsTheCandidateBeforeTheContextExists() throws Exception {
+		CanaryFixture.start(this.writer, "orders", 1, List.of("import-1"), CANDIDATE);
+		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
+		}, ImportTestSupport.withDefaults("zk-canary-import-tests", zk, this.snapshots.resolve("import")))) {
+			assertThat(context.getBean(ConfigTestSupport.ShopProperties.class).getGreeting()).isEqualTo("candidate");
+			assertThat(context.getBean(InstanceId.class).value()).isEqualTo("import-1");
+		}
 	}
 
 	private List<FleetCanary> canaryStatus() throws Exception {
