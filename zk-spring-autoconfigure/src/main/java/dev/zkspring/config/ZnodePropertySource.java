@@ -129,7 +129,12 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 
 	@Override
 	public @Nullable Origin getOrigin(String key) {
-		return containsProperty(key) ? new ZnodeOrigin(this.znode, this.version, key) : null;
+		if (!containsProperty(key)) {
+			return null;
+		}
+		// a candidate's key comes from the canary node: that is where an operator corrects it
+		return (this.candidate != null) ? new ZnodeOrigin(this.candidate.znode(), this.candidate.version(), key)
+				: new ZnodeOrigin(this.znode, this.version, key);
 	}
 
 	@Override

@@ -25,6 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -105,6 +106,22 @@ class ZkConfigCanaryFaultTests {
 			assertThat(greeting(context)).isEqualTo("base");
 			assertThat(output).contains("Refused the canary in znode /config.meta/canary/orders (version 0)");
 		});
+	}
+
+	@Test
+	void aMemberStartingWithACandidateItCannotBindFailsNamingTheKeyAndTheCanaryNode(CapturedOutput output)
+			throws Exception {
+		CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
+				"{\"shop\":{\"owner\":{\"age\":\"secret-not-an-age\"}}}");
+		assertThatException().isThrownBy(() -> ConfigTestSupport.run("--" + zk.connectProperty(),
+				"--zk.config.snapshot-dir=" + this.snapshots, "--zk.leader.id=node-1", "--spring.main.banner-mode=off")
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Correct the value of 'shop.owner.age' in znode /config.meta/canary/orders")
+			.doesNotContain("secret-not-an-age");
+		// an instance outside the set starts on the base
+		ConfigTestSupport.run("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots.resolve("other"),
+				"--zk.leader.id=node-2", "--spring.main.banner-mode=off").close();
 	}
 
 	@Test
