@@ -91,6 +91,14 @@ class ZkConfigCanaryIntegrationTests {
 			await().atMost(WAIT).untilAsserted(() -> assertThat(snapshot("node-2")).contains("\"canary\"")
 				.contains("\"revision\":1").contains("candidate"));
 			assertThat(snapshot("node-1")).doesNotContain("\"canary\"").doesNotContain("candidate");
+			// and a start from it (ZooKeeper down) runs the candidate again, knowing it for one
+			assertThat(new ConfigSnapshotStore(ZkConfigSnapshotTests.snapshotFile(this.snapshots.resolve("node-2"))).read())
+				.singleElement()
+				.satisfies((source) -> {
+					assertThat(source.getProperty("shop.greeting")).isEqualTo("candidate");
+					assertThat(source.getCandidate()).isEqualTo(
+							new ZnodePropertySource.Candidate(CanaryFixture.node("orders"), 0, 1));
+				});
 		});
 	}
 
