@@ -21,10 +21,13 @@ final class FleetSection {
 			String self, boolean connected, long now) {
 		html.append("<h2>Fleet (<a href=\"/actuator/zookeeper/fleet\">/actuator/zookeeper/fleet</a>)</h2>");
 		html.append("<table id=\"fleet\"><tr><th>instance</th><th>connected</th><th>leads</th><th>epoch</th>")
-			.append("<th>configuration from</th><th>configuration (applied / latest version, status)</th>")
+			.append("<th>documents read from</th><th>configuration (applied / latest version, status)</th>")
 			.append("<th>keys held</th></tr>");
 		for (Map<String, Object> instance : fleet) {
 			String id = String.valueOf(instance.get("id"));
+			if (instance.containsKey("gone")) {
+				continue; // no node any more: the timeline keeps its lane, greyed
+			}
 			if (instance.containsKey("unreadable")) {
 				// a node some other client wrote: its name and why it is not shown
 				html.append("<tr class=\"unreadable\" data-instance=\"").append(escape(id)).append("\"><td>")

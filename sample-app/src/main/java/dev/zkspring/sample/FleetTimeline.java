@@ -34,7 +34,7 @@ final class FleetTimeline {
 	}
 
 	/**
-	 * @param instances the fleet nodes' contents
+	 * @param instances the fleet nodes' contents, and those of instances gone since ({@code gone}: when last seen)
 	 * @param jobRuns job runs (INSTANCE, STARTED_AT, ENDED_AT) of the window
 	 * @param self this instance's id, drawn even when its node cannot be read
 	 * @param now the window's end
@@ -64,13 +64,17 @@ final class FleetTimeline {
 			int y = TOP + i * LANE;
 			Map<String, Object> node = instances.stream().filter((instance) -> id.equals(instance.get("id"))).findFirst()
 				.orElse(Map.of());
-			svg.append("<g class=\"lane\" data-instance=\"").append(escape(id)).append("\">");
+			Object gone = node.get("gone");
+			svg.append("<g class=\"").append((gone != null) ? "lane gone" : "lane").append("\" data-instance=\"")
+				.append(escape(id)).append("\"").append((gone != null) ? " opacity=\"0.45\"" : "").append(">");
 			svg.append("<rect x=\"0\" y=\"").append(y).append("\" width=\"").append(LABEL + PLOT).append("\" height=\"")
-				.append(LANE - 4).append("\" fill=\"").append((i % 2 == 0) ? "#f7f7f7" : "#fff").append("\"/>");
+				.append(LANE - 4).append("\" fill=\"").append((gone != null) ? "#ddd" : (i % 2 == 0) ? "#f7f7f7" : "#fff")
+				.append("\"/>");
 			svg.append("<text x=\"4\" y=\"").append(y + 18).append("\">").append(escape(id))
 				.append(id.equals(self) ? " (this one)" : "").append("</text>");
 			svg.append("<text x=\"4\" y=\"").append(y + 34).append("\" fill=\"#888\">")
 				.append(node.isEmpty() ? "no fleet node: stopped or session gone"
+						: (gone != null) ? "stopped or session gone; last seen " + TIME.format(Instant.ofEpochMilli((Long) gone))
 						: node.containsKey("unreadable") ? "unreadable fleet node" : "leads / job / locks").append("</text>");
 			String canary = node.containsKey("unreadable") ? "" : FleetSection.canaryMark(node);
 			if (!canary.isEmpty()) {
@@ -78,7 +82,8 @@ final class FleetTimeline {
 				svg.append("<text class=\"canary\" x=\"120\" y=\"").append(y + 18).append("\" fill=\"#a0307a\">")
 					.append(escape(canary)).append("</text>");
 			}
-			for (Map<String, Object> period : periods(node, "leader", now)) {
+			long until = (gone != null) ? (Long) gone : now;
+			for (Map<String, Object> period : periods(node, "leader", until)) {
 				bar(svg, "leader", "#2a8f4a", y + 4, period, from, now);
 			}
 			for (Map<String, Object> run : jobRuns) {
@@ -88,7 +93,7 @@ final class FleetTimeline {
 							(end != null) ? end : now), from, now);
 				}
 			}
-			for (Map<String, Object> period : periods(node, "lock", now)) {
+			for (Map<String, Object> period : periods(node, "lock", until)) {
 				bar(svg, "lock", "#e08a1e", y + 32, period, from, now);
 			}
 			svg.append("</g>");
@@ -100,7 +105,7 @@ final class FleetTimeline {
 		return svg.append("</svg>").toString();
 	}
 
-	/** Closed periods of a kind from the node's recent history, and the open one (leading, holding) up to now. */
+	/** Closed periods of a kind from the node's recent history, and the open one (leading, holding) up to now (or when last seen). */
 	@SuppressWarnings("unchecked")
 	private static List<Map<String, Object>> periods(Map<String, Object> node, String kind, long now) {
 		List<Map<String, Object>> periods = new ArrayList<>();

@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 
 /**
@@ -42,11 +43,17 @@ class StatusController {
 
 	private final LastRefusal lastRefusal;
 
+	private final ObjectProvider<ZkJobs> jobs;
+
+	private volatile List<Map<String, Object>> lastJobs = List.of();
+
 	private volatile Map<String, Object> lastGroup = Map.of();
 
 	StatusController(CuratorFramework client, ObjectProvider<ZkLeaderElection> election,
 			ObjectProvider<ZkConfigStatus> configStatus, ObjectProvider<ZkFleet> fleet, Instance instance,
-			Greeter greeter, ShopProperties shop, StockStore store, ValueSources sources, LastRefusal lastRefusal) {
+			Greeter greeter, ShopProperties shop, StockStore store, ValueSources sources, LastRefusal lastRefusal,
+			ObjectProvider<ZkJobs> jobs) {
+		this.jobs = jobs;
 		this.client = client;
 		this.election = election;
 		this.configStatus = configStatus;
@@ -90,6 +97,12 @@ class StatusController {
 		status.put("fleet", (fleet != null) ? fleet.instances() : List.of());
 		status.put("stock", this.store.all());
 		status.put("jobRuns", this.store.lastJobRuns(10));
+		ZkJobs jobs = this.jobs.getIfAvailable();
+		if (jobs != null && connected) {
+			// read from ZooKeeper: while disconnected, the last ones seen
+			this.lastJobs = jobs.describe();
+		}
+		status.put("jobs", this.lastJobs);
 		return status;
 	}
 

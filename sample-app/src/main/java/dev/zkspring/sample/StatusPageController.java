@@ -18,15 +18,22 @@ import org.springframework.web.util.HtmlUtils;
 @RestController
 class StatusPageController {
 
+	private static final String EPOCH = "The epoch is the ZooKeeper transaction id (zxid) of the write that made this "
+			+ "leadership: every new leadership, on any instance, has a greater one. Its high 32 bits count the "
+			+ "ensemble's own elections, so it jumps by about 4.3 billion after ZooKeeper restarts: that is expected.";
+
 	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
 	private final StatusController status;
 
 	private final StockStore store;
 
-	StatusPageController(StatusController status, StockStore store) {
+	private final FleetMemory fleetMemory;
+
+	StatusPageController(StatusController status, StockStore store, FleetMemory fleetMemory) {
 		this.status = status;
 		this.store = store;
+		this.fleetMemory = fleetMemory;
 	}
 
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
@@ -51,7 +58,7 @@ class StatusPageController {
 		html.append("<tr><th>Connected</th><td id=\"connected\" class=\"").append(connected ? "yes" : "no").append("\">")
 			.append(connected ? "yes" : "no").append("</td></tr>");
 		row(html, "session", "Session", status.get("session"));
-		row(html, "config-source", "Configuration from", status.get("configSource"));
+		row(html, "config-source", "Configuration documents", documents(status.get("configSource")));
 		Object refusal = status.get("lastRefusal");
 		row(html, "last-refusal", "Last refused change", (refusal instanceof Map<?, ?> refused)
 				? "znode " + refused.get("znode") + " version " + refused.get("version") + ": " + refused.get("reason")
@@ -70,8 +77,12 @@ class StatusPageController {
 		html.append("<tr><th>This instance leads</th><td id=\"is-leader\" class=\"").append(leader ? "yes" : "no")
 			.append("\">").append(leader ? "yes" : "no").append("</td></tr>");
 		row(html, "participants", "Participants", String.join(", ", strings(status.get("participants"))));
+		if (status.containsKey("epoch")) {
+			html.append("<tr><th>Epoch</th><td id=\"epoch\" title=\"").append(escape(EPOCH)).append("\">")
+				.append(escape(status.get("epoch"))).append("<br><small>").append(escape(EPOCH)).append("</small></td></tr>");
+		}
 		html.append("</table>");
-		FleetSection.append(html, rows(status.get("fleet")), this.store.jobRunsSince(now - FleetTimeline.WINDOW_MILLIS),
+		FleetSection.append(html, this.fleetMemory.withDeparted(rows(status.get("fleet")), now), this.store.jobRunsSince(now - FleetTimeline.WINDOW_MILLIS),
 				String.valueOf(status.get("instance")), connected, now);
 		html.append("<h2>Live configuration (<a href=\"/config\">/config</a>)</h2><table>")
 			.append("<tr><th>key</th><th>value</th><th>from</th></tr>");
@@ -87,7 +98,9 @@ class StatusPageController {
 			html.append("<tr><td>").append(escape(item.get("SKU"))).append("</td><td id=\"stock-")
 				.append(escape(item.get("SKU"))).append("\">").append(escape(item.get("QUANTITY"))).append("</td></tr>");
 		}
-		html.append("</table><h2>Last job runs</h2><table><tr><th>instance</th><th>start (UTC)</th><th>end (UTC)</th></tr>");
+		html.append("</table>");
+		JobRows.append(html, rows(status.get("jobs")));
+		html.append("<h2>Last job runs</h2><table><tr><th>instance</th><th>start (UTC)</th><th>end (UTC)</th></tr>");
 		for (Map<String, Object> run : rows(status.get("jobRuns"))) {
 			html.append("<tr><td>").append(escape(run.get("INSTANCE"))).append("</td><td>")
 				.append(time(run.get("STARTED_AT"))).append("</td><td>").append(time(run.get("ENDED_AT")))
@@ -95,6 +108,14 @@ class StatusPageController {
 		}
 		html.append("</table><p>Reloads every 2 s. Raw: <a href=\"/status\">/status</a></p></body></html>");
 		return html.toString();
+	}
+
+	private static String documents(Object source) {
+		return switch (String.valueOf(source)) {
+			case "ZOOKEEPER" -> "read from ZooKeeper (each value's own source: Live configuration, below)";
+			case "SNAPSHOT" -> "from the last-known-good snapshot: ZooKeeper was unreachable at startup";
+			default -> "none: ZooKeeper was unreachable at startup and there was no snapshot";
+		};
 	}
 
 	private static void row(StringBuilder html, String id, String label, Object value) {

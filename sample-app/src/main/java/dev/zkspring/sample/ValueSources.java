@@ -25,7 +25,12 @@ class ValueSources {
 		if (winner instanceof ZnodePropertySource znode) {
 			return "znode " + znode.getZnode() + " (version " + znode.getVersion() + ")";
 		}
-		return (winner != null) ? winner.getName().replaceFirst(" via location .*", "") : "default in code";
+		if (winner == null) {
+			return "default in code";
+		}
+		// Boot names a packaged file "Config resource 'class path resource [application.yml]' via location ..."
+		return winner.getName().replaceFirst(" via location .*", "")
+			.replaceFirst("^Config resource 'class path resource \\[(.*)\\]'$", "$1");
 	}
 
 	private static @Nullable PropertySource<?> winner(Iterable<PropertySource<?>> sources, String key) {

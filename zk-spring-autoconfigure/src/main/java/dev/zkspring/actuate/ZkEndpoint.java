@@ -15,16 +15,22 @@ import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.leader.JobAnswer;
+import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkHeldLock;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
- * The read-only {@code zookeeper} actuator endpoint: the config center's contexts and which source
+ * The {@code zookeeper} actuator endpoint: the config center's contexts and which source
  * wins each of their keys (values masked unless {@code show-values} allows them), the locks this JVM
- * holds, and the leadership; {@code /actuator/zookeeper/fleet} lists every live instance of the application.
+ * holds, and the leadership; {@code /actuator/zookeeper/fleet} lists every live instance of the application,
+ * {@code /actuator/zookeeper/jobs} the leader-gated jobs with their last runs, and a write to
+ * {@code /actuator/zookeeper/jobs/{group}/{name}} has the leader run, pause or resume one.
  */
 @Endpoint(id = "zookeeper")
 public final class ZkEndpoint {
@@ -44,6 +50,8 @@ public final class ZkEndpoint {
 	private final Set<String> roles;
 
 	private final @Nullable ZkFleet fleet;
+
+	private final @Nullable ZkJobs jobs;
 
 	/**
 	 * Create the endpoint.
@@ -74,6 +82,25 @@ public final class ZkEndpoint {
 	public ZkEndpoint(CuratorFramework client, ConfigSources configSources, @Nullable ZkConfigActivity configActivity,
 			List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections, Show showValues, Set<String> roles,
 			@Nullable ZkFleet fleet) {
+		this(client, configSources, configActivity, lockTemplates, elections, showValues, roles, fleet, null);
+	}
+
+	/**
+	 * Create the endpoint with the fleet view and the job operations.
+	 * @param client the application's client
+	 * @param configSources reads the config center's keys and their winning sources
+	 * @param configActivity what the config center did, {@code null} without it
+	 * @param lockTemplates the application's lock templates
+	 * @param elections the application's leader elections
+	 * @param showValues when configuration values are shown unmasked
+	 * @param roles the roles that may see values with {@link Show#WHEN_AUTHORIZED}
+	 * @param fleet the fleet view, {@code null} without it
+	 * @param jobs the leader-gated jobs' operations, {@code null} without them
+	 */
+	public ZkEndpoint(CuratorFramework client, ConfigSources configSources, @Nullable ZkConfigActivity configActivity,
+			List<ZkLockTemplate> lockTemplates, List<ZkLeaderElection> elections, Show showValues, Set<String> roles,
+			@Nullable ZkFleet fleet, @Nullable ZkJobs jobs) {
+		this.jobs = jobs;
 		this.fleet = fleet;
 		this.client = client;
 		this.configSources = configSources;
@@ -119,12 +146,46 @@ public final class ZkEndpoint {
 	 */
 	@ReadOperation
 	public @Nullable Map<String, Object> section(@Selector String section) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		if ("jobs".equals(section) && this.jobs != null) {
+			body.put("jobs", this.jobs.describe());
+			return body;
+		}
 		if (!"fleet".equals(section) || this.fleet == null) {
 			return null;
 		}
-		Map<String, Object> body = new LinkedHashMap<>();
 		body.putAll(this.fleet.view());
 		return body;
+	}
+
+	/**
+	 * Have the leader run, pause or resume a leader-gated job ({@code POST /actuator/zookeeper/jobs/{group}/{name}}
+	 * with {@code {"action":"run"}}), from any instance; waits (bounded) for the leader's answer.
+	 * @param section {@code jobs}
+	 * @param group the job's group, {@code DEFAULT} for Quartz's default
+	 * @param name the job's name
+	 * @param action {@code run}, {@code pause} or {@code resume}
+	 * @return the answer, with 200 when done or started, 404 for an unknown job, 400 for a bad action,
+	 * 409 when refused, 503 without a leader, 504 when the leader did not answer in time
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Map<String, Object>> job(@Selector String section, @Selector String group,
+			@Selector String name, String action) {
+		if (!"jobs".equals(section) || this.jobs == null) {
+			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		JobAnswer answer = this.jobs.request(group, name, action);
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("status", answer.status().name());
+		body.put("message", answer.message());
+		int status = switch (answer.status()) {
+			case DONE, STARTED -> WebEndpointResponse.STATUS_OK;
+			case UNKNOWN_JOB -> WebEndpointResponse.STATUS_NOT_FOUND;
+			case REFUSED -> action.matches("run|pause|resume") ? 409 : WebEndpointResponse.STATUS_BAD_REQUEST;
+			case NO_LEADER -> WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE;
+			case TIMEOUT -> 504;
+		};
+		return new WebEndpointResponse<>(body, status);
 	}
 
 	private List<Map<String, Object>> locks() {

@@ -23,16 +23,17 @@ import dev.zkspring.actuate.ConfigSources;
 import dev.zkspring.actuate.ZkConfigActivity;
 import dev.zkspring.actuate.ZkEndpoint;
 import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
- * The read-only {@code zookeeper} actuator endpoint, when Boot's actuator is on the class path and the
+ * The {@code zookeeper} actuator endpoint (read-only but for job requests on {@code jobs/{group}/{name}}), when Boot's actuator is on the class path and the
  * endpoint is available ({@code management.endpoints.web.exposure.include=zookeeper} to expose it over
  * HTTP); {@code /actuator/zookeeper/fleet} lists every instance when the fleet view is on. Values are masked unless {@code management.endpoint.zookeeper.show-values} allows them.
  */
 @AutoConfiguration(after = { ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-		ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class },
+		ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class, ZkQuartzAutoConfiguration.class },
 		afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
@@ -51,14 +52,14 @@ public final class ZkEndpointAutoConfiguration {
 	ZkEndpoint zkEndpoint(CuratorFramework client, ConfigurableEnvironment environment,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ZkConfigActivity> configActivity,
 			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections,
-			ObjectProvider<ZkFleet> fleet) {
+			ObjectProvider<ZkFleet> fleet, ObjectProvider<ZkJobs> jobs) {
 		Binder binder = Binder.get(environment);
 		Show show = binder.bind("management.endpoint.zookeeper.show-values", Show.class).orElse(Show.NEVER);
 		Set<String> roles = binder.bind("management.endpoint.zookeeper.roles", Bindable.setOf(String.class))
 			.orElse(Set.of());
 		return new ZkEndpoint(client, new ConfigSources(environment, sanitizingFunctions.orderedStream().toList()),
 				configActivity.getIfAvailable(), lockTemplates.orderedStream().toList(),
-				elections.orderedStream().toList(), show, roles, fleet.getIfAvailable());
+				elections.orderedStream().toList(), show, roles, fleet.getIfAvailable(), jobs.getIfUnique());
 	}
 
 }

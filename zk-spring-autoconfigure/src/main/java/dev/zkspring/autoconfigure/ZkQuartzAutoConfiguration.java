@@ -8,10 +8,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
 import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
+import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 
 /**
@@ -30,9 +33,16 @@ public final class ZkQuartzAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	ZkJobs zkJobs(ZkLeaderElection election, ZkProperties properties, Environment environment) {
+		ZkProperties.Quartz quartz = properties.getQuartz();
+		return new ZkJobs(election, environment, quartz.getHistorySize(), quartz.getRequestTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	LeaderGatedSchedulerCustomizer zkLeaderGatedSchedulerCustomizer(ZkLeaderElection election,
-			ZkProperties properties) {
-		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke());
+			ZkProperties properties, ObjectProvider<ZkJobs> jobs) {
+		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke(), jobs.getIfUnique());
 	}
 
 }

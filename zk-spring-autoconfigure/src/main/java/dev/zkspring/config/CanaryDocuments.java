@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,9 +39,12 @@ final class CanaryDocuments {
 	private volatile JsonZnodePropertySourceLocator.RejectionHandler handler = (rejection, kept) -> {
 	};
 
-	CanaryDocuments(String instanceId, JsonDocumentParser parser) {
+	private final Supplier<ValueDecryption> decryption;
+
+	CanaryDocuments(String instanceId, JsonDocumentParser parser, Supplier<ValueDecryption> decryption) {
 		this.instanceId = instanceId;
 		this.parser = parser;
+		this.decryption = decryption;
 	}
 
 	/** Report refusals to this handler from now on, each refused canary again once. */
@@ -139,9 +143,11 @@ final class CanaryDocuments {
 		}
 		try {
 			Map<String, String> properties = this.parser.parse(canary.documentBytes());
-			this.reported.remove(read.znode());
-			return new ZnodePropertySource(znode, baseVersion, properties,
+			// decrypted as a base document is: its {cipher} values stay ciphertext in the snapshot
+			ZnodePropertySource candidate = this.decryption.get().source(znode, baseVersion, properties,
 					new ZnodePropertySource.Candidate(read.znode(), read.stat().getVersion(), canary.revision()));
+			this.reported.remove(read.znode());
+			return candidate;
 		}
 		catch (DocumentRejectedException ex) {
 			refuse(read, "its candidate document (revision " + canary.revision() + ") is rejected: " + ex.reason(),

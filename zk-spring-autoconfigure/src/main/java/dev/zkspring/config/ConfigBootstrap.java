@@ -1,6 +1,7 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,6 +88,8 @@ final class ConfigBootstrap {
 	 */
 	ZkConfigPropertySource load(ConfigurableEnvironment environment) {
 		long maxBytes = maxDocumentBytes();
+		// before connecting: a key that cannot be used fails the startup, naming its property
+		ValueDecryption decryption = new ValueDecryption(this.config.encryption().cipher());
 		List<PropertySourceLocator> locators = SpringFactoriesLoader.forDefaultResourceLocation(this.classLoader)
 			.load(PropertySourceLocator.class);
 		JsonZnodePropertySourceLocator json = locators.stream()
@@ -99,6 +102,7 @@ final class ConfigBootstrap {
 		this.instanceId = instanceId;
 		json.configure(this.contexts, maxBytes, instanceId.value());
 		json.onCanaryRejection(this::canaryRejectedAtStartup);
+		json.decryptWith(decryption);
 		LocatorChain chain = new LocatorChain(locators);
 		SharedClient shared = SharedClient.start(this.config, this.classLoader, this.connectionDetails);
 		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.snapshotDir(), this.contexts,
@@ -119,7 +123,7 @@ final class ConfigBootstrap {
 				}
 			}
 			else {
-				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json),
+				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json, decryption),
 						this.contexts.highestFirst());
 				located = chain.locate(environment, shared.client(), false, this.logger);
 			}
@@ -212,13 +216,13 @@ final class ConfigBootstrap {
 	}
 
 	private ZkConfigStatus.Source startWithoutZooKeeper(SharedClient shared, ConfigSnapshotStore snapshots,
-			JsonZnodePropertySourceLocator json) {
+			JsonZnodePropertySourceLocator json, ValueDecryption decryption) {
 		String unreachable = "ZooKeeper at '" + shared.connectString() + "' could not be reached within "
 				+ this.config.connectionTimeout() + " (zk.connection-timeout)";
 		List<ZnodePropertySource> snapshot;
 		String noSnapshot;
 		try {
-			snapshot = snapshots.read();
+			snapshot = decrypted(snapshots.read(), decryption, snapshots);
 			noSnapshot = snapshots.enabled() ? "there is no configuration snapshot at " + snapshots.file()
 					: "snapshots are off (zk.config.snapshot-enabled=false)";
 		}
@@ -244,16 +248,37 @@ final class ConfigBootstrap {
 		return ZkConfigStatus.Source.NONE;
 	}
 
+	/** The snapshot's sources with their {@code {cipher}} values decrypted, as those read from ZooKeeper are. */
+	private static @Nullable List<ZnodePropertySource> decrypted(@Nullable List<ZnodePropertySource> snapshot,
+			ValueDecryption decryption, ConfigSnapshotStore snapshots) throws IOException {
+		if (snapshot == null) {
+			return null;
+		}
+		List<ZnodePropertySource> decrypted = new ArrayList<>();
+		for (ZnodePropertySource source : snapshot) {
+			try {
+				decrypted.add(decryption.source(source.getZnode(), source.getVersion(), source.stored(),
+						source.getCandidate()));
+			}
+			catch (DocumentRejectedException ex) {
+				throw new IOException("the snapshot " + snapshots.file() + " holds context " + source.getZnode()
+						+ " (version " + source.getVersion() + "), and " + ex.reason());
+			}
+		}
+		return decrypted;
+	}
+
 	private void rejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
 			@Nullable ZnodePropertySource kept) {
 		String description = "The configuration in znode " + rejection.znode() + " (version " + rejection.version()
 				+ ") was rejected: " + rejection.reason() + ".";
 		if (this.config.failFast()) {
-			throw new ZkStartupException(description, "Fix the document in " + rejection.znode()
-					+ ": one UTF-8 JSON object, at most " + this.config.maxDocumentSize()
-					+ " (zk.config.max-document-size), at most " + JsonDocumentParser.MAX_DEPTH
-					+ " levels deep. Or set zk.config.fail-fast=false to start "
-					+ "without that context.");
+			String decryptionAction = ValueDecryption.action(rejection.reason());
+			throw new ZkStartupException(description, (decryptionAction != null) ? decryptionAction
+					: "Fix the document in " + rejection.znode() + ": one UTF-8 JSON object, at most "
+							+ this.config.maxDocumentSize() + " (zk.config.max-document-size), at most "
+							+ JsonDocumentParser.MAX_DEPTH + " levels deep. Or set zk.config.fail-fast=false to start "
+							+ "without that context.");
 		}
 		this.logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
 	}

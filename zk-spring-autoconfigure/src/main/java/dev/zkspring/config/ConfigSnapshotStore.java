@@ -26,7 +26,8 @@ import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The last-known-good configuration on local disk: the accepted context documents (flattened),
+ * The last-known-good configuration on local disk: the accepted context documents (flattened, their
+ * {@code {cipher}} values as stored: ciphertext, which {@link #read} returns for decrypting again),
  * written atomically (a new temporary file written through the handle that created it, then moved)
  * and readable by the owner only, because values may be secrets. Its name identifies the application,
  * its profiles and, by a digest, the ensemble, namespace, root and contexts, so two applications of
@@ -120,7 +121,7 @@ final class ConfigSnapshotStore {
 		}
 		// by content too: a node deleted and created again starts at version 0 again
 		List<List<Object>> signature = sources.stream()
-			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.getSource(),
+			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.stored(),
 					String.valueOf(source.getCandidate())))
 			.toList();
 		if (signature.equals(this.lastWritten) && Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
@@ -131,7 +132,7 @@ final class ConfigSnapshotStore {
 			Map<String, Object> context = new LinkedHashMap<>();
 			context.put("znode", source.getZnode());
 			context.put("version", source.getVersion());
-			context.put("properties", source.getSource());
+			context.put("properties", source.stored());
 			ZnodePropertySource.Candidate candidate = source.getCandidate();
 			if (candidate != null) {
 				// which it is: this instance ran a canary's candidate for this context, not its base document

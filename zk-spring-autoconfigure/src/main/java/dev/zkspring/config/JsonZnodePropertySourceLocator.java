@@ -37,6 +37,8 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 
 	private volatile @Nullable CanaryDocuments canaries;
 
+	private volatile ValueDecryption decryption = ValueDecryption.NONE;
+
 	private volatile RejectionHandler rejectionHandler = (rejection, kept) -> {
 	};
 
@@ -63,12 +65,17 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		this.contexts = contexts;
 		JsonDocumentParser parser = new JsonDocumentParser(maxDocumentBytes);
 		this.parser = parser;
-		this.canaries = new CanaryDocuments(instanceId, parser);
+		this.canaries = new CanaryDocuments(instanceId, parser, () -> this.decryption);
 	}
 
 	/** Where a refused canary node or candidate is reported (the base document stays in force). */
 	void onCanaryRejection(RejectionHandler handler) {
 		Objects.requireNonNull(this.canaries, "not configured").onRejection(handler);
+	}
+
+	/** How {@code {cipher}} values are decrypted; a document holding one is refused until keys are given. */
+	void decryptWith(ValueDecryption decryption) {
+		this.decryption = decryption;
 	}
 
 	void onRejection(RejectionHandler rejectionHandler) {
@@ -151,7 +158,7 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 	private @Nullable ZnodePropertySource accept(String znode, byte @Nullable [] data, Stat stat) {
 		try {
 			Map<String, String> properties = Objects.requireNonNull(this.parser).parse((data != null) ? data : new byte[0]);
-			ZnodePropertySource source = new ZnodePropertySource(znode, stat.getVersion(), properties);
+			ZnodePropertySource source = this.decryption.source(znode, stat.getVersion(), properties);
 			this.lastGood.put(znode, source);
 			this.rejected.remove(znode);
 			return source;

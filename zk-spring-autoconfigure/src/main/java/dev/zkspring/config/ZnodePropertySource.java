@@ -18,7 +18,9 @@ import org.springframework.core.env.PropertySource;
 
 /**
  * The keys of one context znode, as accepted: every key reports (through {@link OriginLookup}) the
- * znode and the node version it came from, which is what the actuator endpoint shows.
+ * znode and the node version it came from, which is what the actuator endpoint shows. A
+ * {@code {cipher}} value is held decrypted for the Environment, and as the document stored it
+ * ({@link #getStoredValue}) for everything that shows or keeps it.
  */
 public final class ZnodePropertySource extends EnumerablePropertySource<Map<String, String>>
 		implements OriginLookup<String> {
@@ -38,6 +40,7 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	private final String[] names;
 
 	private final @Nullable Candidate candidate;
+	private final Map<String, String> stored;
 
 	/**
 	 * The config center's context sources in force in the environment, the highest precedence first;
@@ -62,7 +65,7 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	 * @param properties the flattened keys and their values
 	 */
 	public ZnodePropertySource(String znode, int version, Map<String, String> properties) {
-		this(znode, version, properties, null);
+		this(znode, version, properties, properties, null);
 	}
 
 	/**
@@ -74,7 +77,19 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	 */
 	public ZnodePropertySource(String znode, int version, Map<String, String> properties,
 			@Nullable Candidate candidate) {
+		this(znode, version, properties, properties, candidate);
+	}
+
+	/** A source whose values are the stored ones decrypted (the same map when none is encrypted). */
+	ZnodePropertySource(String znode, int version, Map<String, String> properties, Map<String, String> stored) {
+		this(znode, version, properties, stored, null);
+	}
+
+	/** A base document's or candidate's source whose values are the stored ones decrypted. */
+	ZnodePropertySource(String znode, int version, Map<String, String> properties, Map<String, String> stored,
+			@Nullable Candidate candidate) {
 		super("zk:" + znode, Collections.unmodifiableMap(properties));
+		this.stored = (stored == properties) ? this.source : Collections.unmodifiableMap(stored);
 		this.znode = znode;
 		this.version = version;
 		this.candidate = candidate;
@@ -110,6 +125,25 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	/** The canary whose candidate this instance runs for the context, {@code null} when it runs the base document. */
 	public @Nullable Candidate getCandidate() {
 		return this.candidate;
+
+	}
+
+	/**
+	 * The value of a key as the document stores it: the {@code {cipher}} form of an encrypted value
+	 * (never its plain text), else the value itself; for views and events that must not show secrets.
+	 */
+	public @Nullable String getStoredValue(String key) {
+		return containsProperty(key) ? this.stored.get(key) : null;
+	}
+
+	/** Whether the document holds the key's value encrypted. */
+	public boolean isEncrypted(String key) {
+		return this.stored != this.source && ConfigCipher.isEncrypted(getStoredValue(key));
+	}
+
+	/** Every key as the document stores it, for the snapshot on disk. */
+	Map<String, String> stored() {
+		return this.stored;
 	}
 
 	@Override

@@ -35,14 +35,27 @@ public final class LeaderGatedSchedulerCustomizer
 
 	private @Nullable ApplicationContext context;
 
+	private final @Nullable ZkJobs jobs;
+
 	/**
 	 * Create the customizer.
 	 * @param election the application's election
 	 * @param onRevoke what to do with jobs still running when leadership is revoked
 	 */
 	public LeaderGatedSchedulerCustomizer(ZkLeaderElection election, RevokePolicy onRevoke) {
+		this(election, onRevoke, null);
+	}
+
+	/**
+	 * Create the customizer with job operations.
+	 * @param election the application's election
+	 * @param onRevoke what to do with jobs still running when leadership is revoked
+	 * @param jobs the job operations (configured schedules, requests, history), {@code null} for none
+	 */
+	public LeaderGatedSchedulerCustomizer(ZkLeaderElection election, RevokePolicy onRevoke, @Nullable ZkJobs jobs) {
 		this.election = election;
 		this.onRevoke = onRevoke;
+		this.jobs = jobs;
 	}
 
 	@Override
@@ -66,6 +79,9 @@ public final class LeaderGatedSchedulerCustomizer
 			SchedulerGate gate = new SchedulerGate(factory.getScheduler(), this.election, this.onRevoke);
 			try {
 				gate.attach();
+				if (this.jobs != null) {
+					gate.operate(this.jobs);
+				}
 			}
 			catch (SchedulerException ex) {
 				throw new IllegalStateException("Could not gate Quartz scheduler with leadership", ex);

@@ -1,5 +1,6 @@
 package dev.zkspring.leader;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -34,6 +35,9 @@ final class LeaderRecords {
 
 	private final InFlightRecovery recovery;
 
+	/** More operations a firing commits with its fire time: the consumption of the run request it carries out. */
+	volatile @Nullable FiringOperations firingOperations;
+
 	/** Tests only: run between a firing's fire-time commit and the re-check of the leadership. */
 	volatile @Nullable Runnable afterFireTimeCommit;
 
@@ -57,6 +61,15 @@ final class LeaderRecords {
 		if (current == null || epoch != current.epoch()) {
 			return 0;
 		}
+		List<CuratorOp> request;
+		try {
+			FiringOperations extra = this.firingOperations;
+			request = (extra != null) ? extra.operations(context, epoch) : List.of();
+		}
+		catch (Exception ex) {
+			logger.warn("Could not prepare the consumption of the run request of " + trigger + "; it does not start: " + ex);
+			return 0;
+		}
 		InFlightJobs.Starting starting;
 		try {
 			starting = this.inFlight.starting(epoch, context);
@@ -65,8 +78,10 @@ final class LeaderRecords {
 			logger.warn("Could not prepare the in-flight record of " + trigger + "; the firing does not start: " + ex);
 			return 0;
 		}
+		List<CuratorOp> operations = new ArrayList<>(starting.operations());
+		operations.addAll(request);
 		SessionLease lease = this.election.leaseNow();
-		if (!this.fireTimes.record(current, lease, trigger, scheduledFireTimeMillis, starting.operations())) {
+		if (!this.fireTimes.record(current, lease, trigger, scheduledFireTimeMillis, operations)) {
 			return 0;
 		}
 		Runnable hook = this.afterFireTimeCommit;
@@ -134,6 +149,14 @@ final class LeaderRecords {
 	/** The last fire time any leader of this group started for a trigger, read from ZooKeeper. */
 	OptionalLong lastFireTime(String trigger) throws Exception {
 		return this.fireTimes.last(trigger);
+	}
+
+	/** Operations a firing commits with its fire-time record. */
+	@FunctionalInterface
+	interface FiringOperations {
+
+		List<CuratorOp> operations(JobExecutionContext context, long epoch) throws Exception;
+
 	}
 
 }

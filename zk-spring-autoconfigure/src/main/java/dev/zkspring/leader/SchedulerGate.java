@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.quartz.InterruptableJob;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
@@ -39,6 +40,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private final GatedExecutions executions;
 
+	/** The job operations told of each grant, {@code null} without them. */
+	private volatile @Nullable ZkJobs jobs;
+
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
 		this.scheduler = scheduler;
 		this.election = election;
@@ -56,6 +60,12 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		this.election.addListener(this);
 	}
 
+	/** Take the scheduler's jobs under operation (configured schedules, requests, history); before it starts. */
+	void operate(ZkJobs operations) throws SchedulerException {
+		operations.attach(this.scheduler);
+		this.jobs = operations;
+	}
+
 	void detach() {
 		this.election.removeListener(this);
 	}
@@ -67,6 +77,10 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 				this.runtimeTriggers.granting(() -> {
 					resumeAfterRecordedFireTimes();
 					recoverInterruptedJobs(event.getEpoch());
+					ZkJobs operations = this.jobs;
+					if (operations != null) {
+						operations.granted(this.scheduler);
+					}
 				});
 				this.scheduler.start();
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "

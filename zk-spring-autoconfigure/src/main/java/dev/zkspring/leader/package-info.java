@@ -5,7 +5,9 @@
  * stops at once when the connection is in doubt and a process resuming from a freeze starts nothing;
  * the Quartz gate and {@link dev.zkspring.leader.LeaderOnly} run work only while it leads. The gate
  * records each trigger's last started fire time in ZooKeeper, fenced by the leadership, so a successor
- * resumes after it instead of replaying it.
+ * resumes after it instead of replaying it. {@link dev.zkspring.leader.ZkJobs} lets operators change a
+ * gated job's schedule from the configuration, run, pause or resume it from any instance, and see its
+ * last runs, all kept beside the latch node.
  * <p>
  * Each leadership has an <em>epoch</em>, usable as a fencing token: when an instance becomes leader it
  * writes its participant id to the group's latch node ({@code {zk.leader.root}/{zk.leader.group}}) in

@@ -12,6 +12,23 @@ import java.lang.annotation.Target;
  * only one caller at a time (or, with {@link Mode#READ}, only readers together) runs it for a key.
  * Invalid use (bad SpEL, unknown wait format, {@link OnBusy#SKIP} on a primitive return type) fails
  * at startup.
+ * <p>
+ * <b>What it does not protect:</b> the lock orders the calls of the method, not what the caller read
+ * before them. A caller that loads an entity and then passes it to a locked method (a controller calling
+ * a locked service) writes back a value read outside the lock, and concurrent updates are lost: the last
+ * writer wins. Read inside the locked method (pass the id, not the entity):
+ * <pre class="code">
+ * &#064;ZkLock(key = "'owner:' + #ownerId")
+ * &#064;Transactional
+ * public void addVisit(int ownerId) {
+ *     Owner owner = owners.findById(ownerId);   // read inside the lock
+ *     owner.addVisit();
+ *     owners.save(owner);
+ * }
+ * </pre>
+ * or, when the read must stay outside, write conditionally with the fencing token
+ * ({@link ZkLockContext#getFencingToken()}): only if the row's last token is still the one read and lower
+ * than this holder's; a refused write reads again. See docs/locks.md, "What a lock does not protect".
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

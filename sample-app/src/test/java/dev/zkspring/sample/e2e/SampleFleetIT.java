@@ -65,6 +65,10 @@ class SampleFleetIT {
 
 	static String cId;
 
+	static String killedId;
+
+	static String stoppedId;
+
 	@BeforeAll
 	static void startFleet() throws Exception {
 		zkPort = SampleProcess.freePort();
@@ -81,12 +85,16 @@ class SampleFleetIT {
 	}
 
 	static SampleProcess start(String name, String... args) throws Exception {
+		return startOn(name, SampleProcess.freePort(), args);
+	}
+
+	static SampleProcess startOn(String name, int port, String... args) throws Exception {
 		// the job fires every 200 ms, so the kill and stop bounds measure the handover, not the trigger period
 		List<String> all = new ArrayList<>(List.of("--sample.data-dir=" + dataDir,
 				"--zk.session-timeout=" + SESSION_TIMEOUT.toSeconds() + "s", "--sample.job.interval=200ms",
 				"--sample.job.duration=100ms"));
 		all.addAll(List.of(args));
-		SampleProcess process = SampleProcess.start(name, SampleProcess.freePort(), all);
+		SampleProcess process = SampleProcess.start(name, port, all);
 		started.add(process);
 		return process;
 	}
@@ -101,7 +109,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(1)
+	@Order(10)
 	void zkMetersAreListedAtZeroBeforeAnyConfigurationChange() throws Exception {
 		for (SampleProcess instance : List.of(a, b, c)) {
 			assertThat(instance.getJson("/actuator/metrics", new TypeReference<Map<String, Object>>() { }).get("names"))
@@ -113,7 +121,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(2)
+	@Order(20)
 	void configWrittenByAPlainZooKeeperClientReachesAllThreeWithinTwoSeconds() throws Exception {
 		String greeting = "greeting-" + UUID.randomUUID();
 		String banner = "banner-" + UUID.randomUUID();
@@ -133,7 +141,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(3)
+	@Order(30)
 	void theFleetViewShowsEveryInstanceCurrentAfterAChangeAndRefusedAfterAnUnconvertibleOne() throws Exception {
 		writeConfig("{\"sample\":{\"greeting\":\"fleet\",\"shop\":{\"max-per-order\":7}}}");
 		int version = configVersion();
@@ -156,7 +164,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(4)
+	@Order(40)
 	void threeHundredConcurrentDeductionsOverThreeInstancesTakeExactlyTheTwoHundredInStock() throws Exception {
 		assertThat(a.send("PUT", "/stock/e2e?quantity=200").statusCode()).isEqualTo(200);
 		List<SampleProcess> fleet = List.of(a, b, c);
@@ -204,7 +212,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(5)
+	@Order(50)
 	void statusPageInHeadlessChromiumShowsTheLeaderAndTheCurrentConfigValue() throws Exception {
 		Path chromium = Chromium.find();
 		String greeting = "page-" + UUID.randomUUID();
@@ -220,7 +228,7 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(6)
+	@Order(60)
 	void theJobRunsOnOneInstanceAndMovesAfterAKillAndAfterAGracefulStopWithoutOverlap() throws Exception {
 		String leaderId = awaitLeader();
 		SampleProcess leader = leaderId.equals(b.id()) ? b : c;
@@ -242,17 +250,23 @@ class SampleFleetIT {
 		assertThat(firstAfterKill.startedAt() - killed).as("ms from kill -9 to the follower's first run")
 			.isLessThanOrEqualTo(SESSION_TIMEOUT.plusSeconds(2).toMillis());
 
-		// a new instance joins behind the new leader; a graceful stop of the leader hands over at once
-		SampleProcess d = start("d", "--zk.embedded.enabled=false", "--zk.connect=127.0.0.1:" + zkPort);
-		d.awaitReady(STARTUP);
-		String dId = d.id();
+		// the tour: the killed leader starts again with the same command (its port), joins behind the new
+		// leader, whose graceful stop then hands over at once: three instances, no fourth
+		SampleProcess again = startOn(leader.name() + "-again", leader.port(), "--zk.embedded.enabled=false",
+				"--zk.connect=127.0.0.1:" + zkPort);
+		again.awaitReady(STARTUP);
+		String againId = again.id();
 		Awaitility.await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(d.status().get("participants")).asList().contains(followerId, dId));
+			.untilAsserted(() -> assertThat(again.status().get("participants")).asList().contains(followerId, againId));
+		assertThat(again.send("GET", "/").body()).as("the page, open as in the tour, shows the leader's lane")
+			.contains("data-instance=\"" + followerId + "\"");
 		long stopping = System.currentTimeMillis();
 		follower.stop();
-		JobRun firstAfterStop = awaitRunBy(dId, stopping, Duration.ofSeconds(10));
-		System.out.println("graceful stop of " + followerId + " -> first run by " + dId + " after "
+		JobRun firstAfterStop = awaitRunBy(againId, stopping, Duration.ofSeconds(10));
+		System.out.println("graceful stop of " + followerId + " -> first run by " + againId + " after "
 				+ (firstAfterStop.startedAt() - stopping) + " ms");
+		killedId = leaderId;
+		stoppedId = followerId;
 		assertThat(firstAfterStop.startedAt() - stopping).as("ms from graceful stop to the next leader's first run")
 			.isLessThanOrEqualTo(2_000);
 
@@ -269,10 +283,11 @@ class SampleFleetIT {
 	}
 
 	@Test
-	@Order(7)
+	@Order(70)
 	void theTimelineInHeadlessChromiumDrawsALanePerInstanceWithLeadershipJobRunsAndLockHolds() throws Exception {
 		Path chromium = Chromium.find();
 		SampleProcess d = started.get(started.size() - 1);
+		assertThat(killedId).as("the failover test ran first").isNotNull();
 		assertThat(d.send("POST", "/stock/apple/deduct").statusCode()).isIn(200, 409);
 		String dId = d.id();
 		Awaitility.await("d leads and has published its lock hold").atMost(Duration.ofSeconds(15))
@@ -280,14 +295,53 @@ class SampleFleetIT {
 					&& d.send("GET", "/actuator/zookeeper/fleet").body().contains("\"kind\":\"lock\""));
 		String dom = Chromium.dumpDom(chromium, d.uri("/"));
 		assertThat(dom).contains("<svg id=\"timeline\"");
-		for (String id : List.of(bId, cId, dId)) {
-			assertThat(dom).as("a lane for %s", id).contains("class=\"lane\" data-instance=\"" + id + "\"");
-		}
+		assertThat(dom).as("a lane for the restarted instance").contains("class=\"lane\" data-instance=\"" + dId + "\"");
+		assertThat(dom).as("a lane for the killed leader, from its job runs")
+			.contains("class=\"lane\" data-instance=\"" + killedId + "\"");
+		assertThat(dom).as("the stopped instance's lane, kept greyed")
+			.contains("class=\"lane gone\" data-instance=\"" + stoppedId + "\"");
+		assertThat(Set.of(killedId, stoppedId)).containsExactlyInAnyOrder(bId, cId);
 		assertThat(dom).contains("class=\"leader\"").contains("class=\"job\"").contains("class=\"lock\"");
 		assertThat(dom).contains("<td id=\"connected\" class=\"yes\">yes</td>").contains("id=\"source-sample-greeting\"");
 		Path png = Paths.get(System.getProperty("sample.e2e-dir")).resolve("status-page.png");
 		Chromium.screenshot(chromium, d.uri("/"), png, 1300, 1500);
 		System.out.println("status page screenshot: " + png);
+	}
+
+	@Test
+	@Order(5)
+	void aHealthyStartOfEachInstancePrintsNoWarnOrErrorLine() throws Exception {
+		for (SampleProcess instance : List.of(a, b, c)) {
+			assertThat(instance.outputLines()).as("WARN or ERROR lines of %s", instance)
+				.filteredOn((line) -> line.matches("^\\S+\\s+(WARN|ERROR)\\b.*"))
+				.isEmpty();
+		}
+	}
+
+	/**
+	 * The README's tour, its commands taken from README.md with this fleet's ports: the configuration change
+	 * and the stock demo, each run twice, print no error and the same summary.
+	 */
+	@Test
+	@Order(15)
+	void theToursCommandsRunTwiceWithoutAnError() throws Exception {
+		TourCommands tour = new TourCommands(zkPort, a.port(), b.port(), c.port());
+		String config = tour.block("zk set /config/sample");
+		String stock = tour.block("/stock/apple/deduct");
+		for (int run = 1; run <= 2; run++) {
+			String configOutput = TourCommands.run(config);
+			assertThat(configOutput).as("config commands, run %d", run).doesNotContain("ERROR")
+				.contains("hi from ZooKeeper");
+			String stockOutput = TourCommands.run(stock);
+			assertThat(stockOutput).as("stock demo, run %d", run).doesNotContain("ERROR")
+				.contains("sold 100, refused 20, overlaps 0");
+			assertThat(stockOutput.lines().filter((line) -> line.startsWith("sold "))).as("one summary line").hasSize(1);
+		}
+		for (SampleProcess instance : List.of(a, b, c)) {
+			Awaitility.await("the tour's greeting on " + instance).atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(instance.getJson("/config", new TypeReference<Map<String, Object>>() { }))
+					.containsEntry("sample.greeting", "hi from ZooKeeper"));
+		}
 	}
 
 	@SuppressWarnings("unchecked")

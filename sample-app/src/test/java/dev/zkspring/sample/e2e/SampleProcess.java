@@ -130,6 +130,10 @@ final class SampleProcess {
 		return this.name;
 	}
 
+	int port() {
+		return this.port;
+	}
+
 	URI uri(String path) {
 		return URI.create("http://127.0.0.1:" + this.port + path);
 	}

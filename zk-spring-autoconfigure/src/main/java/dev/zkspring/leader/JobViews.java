@@ -1,0 +1,98 @@
+package dev.zkspring.leader;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.quartz.CronTrigger;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleTrigger;
+import org.quartz.Trigger;
+
+/**
+ * What the endpoint shows of each job: its schedule as this instance has it, whether it is paused (by
+ * the configuration or by an operator, read from ZooKeeper so a follower knows too), the next fire time
+ * where this instance leads, the leader, a refused configuration entry, and the last runs.
+ */
+final class JobViews {
+
+	private final ZkJobs jobs;
+
+	private final JobRequests requests;
+
+	private final JobHistory history;
+
+	private final ZkLeaderElection election;
+
+	JobViews(ZkJobs jobs, JobRequests requests, JobHistory history, ZkLeaderElection election) {
+		this.jobs = jobs;
+		this.requests = requests;
+		this.history = history;
+		this.election = election;
+	}
+
+	List<Map<String, Object>> describe(List<Scheduler> schedulers) {
+		List<Map<String, Object>> all = new ArrayList<>();
+		String leader = this.election.leaderId().orElse(null);
+		boolean leading = this.election.isLeader();
+		for (Scheduler scheduler : schedulers) {
+			for (JobKey job : ZkJobs.jobKeys(scheduler)) {
+				Map<String, Object> view = new LinkedHashMap<>();
+				view.put("group", job.getGroup());
+				view.put("name", job.getName());
+				List<? extends Trigger> triggers = triggers(scheduler, job);
+				view.put("schedule", triggers.stream().map(JobViews::schedule).toList());
+				view.put("paused", paused(job));
+				if (leading) {
+					triggers.stream().map(Trigger::getNextFireTime).filter(java.util.Objects::nonNull).min(java.util.Date::compareTo)
+						.ifPresent((next) -> view.put("nextFireTime", next.toInstant().toString()));
+				}
+				view.put("leader", leader);
+				String refusal = this.jobs.refusal(job);
+				if (refusal != null) {
+					view.put("refused", refusal);
+				}
+				view.put("lastRuns", this.history.read(job));
+				all.add(view);
+			}
+		}
+		return all;
+	}
+
+	private boolean paused(JobKey job) {
+		if (this.jobs.pausedByConfiguration(job) != null) {
+			return true;
+		}
+		try {
+			return this.election.records().client().checkExists().forPath(this.requests.pausedNode(job)) != null;
+		}
+		catch (Exception ex) {
+			return false;
+		}
+	}
+
+	private static List<? extends Trigger> triggers(Scheduler scheduler, JobKey job) {
+		try {
+			return scheduler.getTriggersOfJob(job).stream()
+				.filter((trigger) -> !RequestConsumer.RUN_GROUP.equals(trigger.getKey().getGroup()))
+				.toList();
+		}
+		catch (SchedulerException ex) {
+			return List.of();
+		}
+	}
+
+	private static String schedule(Trigger trigger) {
+		if (trigger instanceof CronTrigger cron) {
+			return "cron " + cron.getCronExpression();
+		}
+		if (trigger instanceof SimpleTrigger simple) {
+			return "every " + java.time.Duration.ofMillis(simple.getRepeatInterval());
+		}
+		return trigger.getClass().getSimpleName();
+	}
+
+}

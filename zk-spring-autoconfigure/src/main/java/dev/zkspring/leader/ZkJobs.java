@@ -1,0 +1,261 @@
+package dev.zkspring.leader;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.impl.matchers.GroupMatcher;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.Environment;
+
+import dev.zkspring.config.ZkConfigChangedEvent;
+import dev.zkspring.leader.JobSchedules.Entry;
+
+/**
+ * Leader-gated jobs as operators run them: schedules and pauses from {@code zk.quartz.jobs.*} (applied
+ * on every instance, at startup and on each configuration change), run, pause and resume requests from
+ * any instance carried out once by the leader, and each job's recent runs, all kept in ZooKeeper beside
+ * the group's latch node. The {@code zookeeper} endpoint's {@code jobs} section is built on it.
+ */
+public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, DisposableBean {
+
+	private static final Log logger = LogFactory.getLog(ZkJobs.class);
+
+	private final ZkLeaderElection election;
+
+	private final Duration requestTimeout;
+
+	private final JobRequests requests;
+
+	private final JobSchedules schedules;
+
+	private final JobHistory history;
+
+	private final RequestConsumer consumer;
+
+	private final List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
+
+	/** Jobs an operator paused, as this instance last read or wrote them. */
+	private final Set<JobKey> operatorPaused = ConcurrentHashMap.newKeySet();
+
+	private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor((task) -> {
+		Thread thread = new Thread(task, "zk-jobs");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private volatile Map<String, Entry> entries = Map.of();
+
+	/**
+	 * Create the job operations of the application's election.
+	 * @param election the application's election
+	 * @param environment where {@code zk.quartz.jobs.*} is read, now and on each configuration change
+	 * @param historySize how many recent runs per job are kept
+	 * @param requestTimeout how long a request waits for the leader's answer
+	 */
+	public ZkJobs(ZkLeaderElection election, Environment environment, int historySize, Duration requestTimeout) {
+		this.election = election;
+		this.requestTimeout = requestTimeout;
+		this.requests = new JobRequests(election.records().client(), election.latchPath());
+		this.schedules = new JobSchedules(environment);
+		this.consumer = new RequestConsumer(election, this.requests, this);
+		this.history = new JobHistory(election.records().client(), this.requests, election, historySize, this.worker,
+				this.consumer::ended);
+		election.records().firingOperations = this.consumer::onFiring;
+		this.worker.scheduleWithFixedDelay(this::poll, 200, 200, TimeUnit.MILLISECONDS);
+	}
+
+	/** Take a gated scheduler's jobs under operation; before it first starts. */
+	void attach(Scheduler scheduler) throws SchedulerException {
+		this.schedulers.add(scheduler);
+		this.schedules.remember(scheduler, List.copyOf(scheduler.getJobKeys(GroupMatcher.anyJobGroup())));
+		scheduler.getListenerManager().addJobListener(this.history);
+		applyConfiguration();
+	}
+
+	@Override
+	public void onApplicationEvent(ZkConfigChangedEvent event) {
+		if (event.getKeys().stream().anyMatch((key) -> key.toLowerCase().startsWith(JobSchedules.PREFIX))) {
+			applyConfiguration();
+		}
+	}
+
+	/** Bind {@code zk.quartz.jobs.*} and apply each valid entry; refuse the others by key and reason. */
+	synchronized void applyConfiguration() {
+		Map<String, Entry> bound;
+		try {
+			bound = this.schedules.bind();
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Refused the change to " + JobSchedules.PREFIX + ": " + ex.getMessage()
+					+ "; every job keeps its schedule");
+			return;
+		}
+		Map<String, Entry> previous = this.entries;
+		Map<String, Entry> inForce = new LinkedHashMap<>();
+		this.schedules.retainRefusals(bound.keySet());
+		bound.forEach((name, entry) -> {
+			List<JobKey> matching = jobKeys().stream().filter((job) -> job.getName().equalsIgnoreCase(name)).toList();
+			String refusal = this.schedules.validate(name, entry, matching);
+			this.schedules.refused(name, refusal);
+			Entry kept = (refusal != null) ? previous.get(name) : entry;
+			if (kept != null) {
+				inForce.put(name, kept);
+			}
+		});
+		for (Scheduler scheduler : this.schedulers) {
+			for (JobKey job : jobKeys(scheduler)) {
+				Entry entry = JobSchedules.entryOf(inForce, job.getName());
+				try {
+					this.schedules.applySchedule(scheduler, job, entry);
+					applyPause(scheduler, job, this.operatorPaused.contains(job), entry);
+				}
+				catch (SchedulerException ex) {
+					logger.warn("Could not apply " + JobSchedules.PREFIX + "." + job.getName() + " to " + job + ": " + ex);
+				}
+			}
+		}
+		this.entries = inForce;
+	}
+
+	/** On a grant, before the scheduler starts: pause what operators paused, resume what they resumed. */
+	synchronized void granted(Scheduler scheduler) {
+		for (JobKey job : jobKeys(scheduler)) {
+			try {
+				boolean paused = this.election.records().client().checkExists().forPath(this.requests.pausedNode(job)) != null;
+				applyPause(scheduler, job, paused);
+			}
+			catch (Exception ex) {
+				logger.warn("Could not read whether " + job + " is paused from " + this.requests.pausedNode(job)
+						+ "; it keeps its state: " + ex);
+			}
+		}
+	}
+
+	/** Apply an operator's pause together with the configuration's. */
+	synchronized void applyPause(Scheduler scheduler, JobKey job, boolean byOperator) throws SchedulerException {
+		applyPause(scheduler, job, byOperator, JobSchedules.entryOf(this.entries, job.getName()));
+	}
+
+	private void applyPause(Scheduler scheduler, JobKey job, boolean byOperator, Entry entry) throws SchedulerException {
+		if (byOperator) {
+			this.operatorPaused.add(job);
+		}
+		else {
+			this.operatorPaused.remove(job);
+		}
+		JobSchedules.pause(scheduler, job, byOperator || entry.isPaused());
+	}
+
+	/** The configuration key pausing the job, or {@code null} when the configuration does not pause it. */
+	@Nullable String pausedByConfiguration(JobKey job) {
+		return JobSchedules.entryOf(this.entries, job.getName()).isPaused() ? JobSchedules.PREFIX + "." + job.getName()
+				+ ".paused" : null;
+	}
+
+	/** The gated scheduler that has the job, or {@code null}. */
+	@Nullable Scheduler schedulerOf(JobKey job) {
+		for (Scheduler scheduler : this.schedulers) {
+			try {
+				if (scheduler.checkExists(job)) {
+					return scheduler;
+				}
+			}
+			catch (SchedulerException ex) {
+				// shut down
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Have the leader run, pause or resume a job, and wait (bounded) for its answer.
+	 * @param group the job's group ({@code DEFAULT} for Quartz's default)
+	 * @param name the job's name
+	 * @param action {@code run}, {@code pause} or {@code resume}
+	 * @return the answer: unknown job and no leader without asking the leader, a timeout after withdrawing
+	 */
+	public JobAnswer request(String group, String name, String action) {
+		JobKey job = JobKey.jobKey(name, group);
+		if (!List.of("run", "pause", "resume").contains(action)) {
+			return new JobAnswer(JobAnswer.Status.REFUSED, "Unknown action for " + job + ": use run, pause or resume.");
+		}
+		if (schedulerOf(job) == null) {
+			return new JobAnswer(JobAnswer.Status.UNKNOWN_JOB, "No leader-gated job " + job + " in this application; jobs: "
+					+ jobKeys() + ".");
+		}
+		if (this.election.leaderId().isEmpty()) {
+			return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance leads " + this.election.latchPath()
+					+ " now: nothing was done to " + job + ".");
+		}
+		try {
+			String node = this.requests.submit(action, job, this.election.participantId());
+			return this.requests.await(node, this.requestTimeout, job);
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+			return new JobAnswer(JobAnswer.Status.REFUSED, "Could not ask the leader about " + job + " through "
+					+ this.requests.requests + ": " + ex.getClass().getSimpleName());
+		}
+	}
+
+	/** Every job: group, name, schedule, paused, next fire time (on the leader), leader, refusal, last runs. */
+	public List<Map<String, Object>> describe() {
+		return new JobViews(this, this.requests, this.history, this.election).describe(this.schedulers);
+	}
+
+	@Nullable String refusal(JobKey job) {
+		return this.schedules.refusal(job.getName());
+	}
+
+	private List<JobKey> jobKeys() {
+		return this.schedulers.stream().flatMap((scheduler) -> jobKeys(scheduler).stream()).toList();
+	}
+
+	static List<JobKey> jobKeys(Scheduler scheduler) {
+		try {
+			return List.copyOf(scheduler.getJobKeys(GroupMatcher.anyJobGroup()));
+		}
+		catch (SchedulerException ex) {
+			return List.of();
+		}
+	}
+
+	private void poll() {
+		try {
+			this.consumer.poll();
+		}
+		catch (Exception ex) {
+			logger.debug("Could not read the job requests in " + this.requests.requests + ": " + ex);
+		}
+	}
+
+	/** Tests only: the leader side. */
+	RequestConsumer consumer() {
+		return this.consumer;
+	}
+
+	@Override
+	public void destroy() {
+		this.worker.shutdownNow();
+		this.election.records().firingOperations = null;
+	}
+
+}
