@@ -1,5 +1,6 @@
 package dev.zkspring.config;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -122,6 +123,22 @@ class ZkConfigCanaryFaultTests {
 		// an instance outside the set starts on the base
 		ConfigTestSupport.run("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots.resolve("other"),
 				"--zk.leader.id=node-2", "--spring.main.banner-mode=off").close();
+	}
+
+	@Test
+	void anEncryptedCandidateValueReachesTheMemberAndStaysCiphertextInItsSnapshot(CapturedOutput output) {
+		String key = ConfigCipher.generateKey();
+		String encrypted = ConfigCipher.ofKey(key).encrypt("secret-candidate-password");
+		this.runner.withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
+					"{\"shop\":{\"greeting\":\"" + encrypted + "\"}}");
+			await().atMost(WAIT).until(() -> "secret-candidate-password".equals(greeting(context)));
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readString(snapshot)).contains(encrypted)
+				.contains("\"canary\""));
+			assertThat(Files.readString(snapshot)).doesNotContain("secret-candidate-password");
+		});
+		assertThat(output).doesNotContain("secret-candidate-password");
 	}
 
 	@Test
