@@ -25,6 +25,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
@@ -58,11 +59,11 @@ public final class ZkLeaderAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
-				ZkProperties properties, Environment environment) {
+				ZkProperties properties, Environment environment, ObjectProvider<InstanceId> loadedAs) {
 			ZkProperties.Leader leader = properties.getLeader();
-			String id = leader.getId();
-			Supplier<String> participantId = () -> StringUtils.hasText(id) ? id
-					: ZkLeaderElection.defaultParticipantId(environment);
+			// the id the configuration was loaded as, so a canary's set and the fleet name this instance alike
+			Supplier<String> participantId = () -> loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment))
+				.value();
 			SessionLease shared = lease.getIfUnique();
 			String path = latchPath(leader, environment);
 			return (shared != null)

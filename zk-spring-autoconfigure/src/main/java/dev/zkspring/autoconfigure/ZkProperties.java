@@ -575,7 +575,7 @@ public class ZkProperties {
 		/** Election group, one node name; unset means spring.application.name. */
 		private @Nullable String group;
 
-		/** This instance's participant id; unset means host, port and process id. */
+		/** This instance's id in the election, fleet view and canary sets; set it for one that stays across restarts. */
 		private @Nullable String id;
 
 		/** How long a stopping leader waits for running jobs before it releases leadership. */

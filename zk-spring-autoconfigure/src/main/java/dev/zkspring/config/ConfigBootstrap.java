@@ -21,6 +21,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
@@ -60,6 +61,8 @@ final class ConfigBootstrap {
 
 	private @Nullable ZkConfigWatcher watcher;
 
+	private @Nullable InstanceId instanceId;
+
 	/**
 	 * @param settings the bound {@code zk.*} settings
 	 * @param contexts the context znodes to read
@@ -94,7 +97,11 @@ final class ConfigBootstrap {
 			.map(JsonZnodePropertySourceLocator.class::cast)
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("the built-in JSON locator is not registered"));
-		json.configure(this.contexts, maxBytes);
+		// before any bean exists, by the rule the fleet view and the election use: a canary names instances by it
+		InstanceId instanceId = InstanceId.resolve(environment);
+		this.instanceId = instanceId;
+		json.configure(this.contexts, maxBytes, instanceId.value());
+		json.onCanaryRejection(this::canaryRejectedAtStartup);
 		json.decryptWith(decryption);
 		LocatorChain chain = new LocatorChain(locators);
 		SharedClient shared = SharedClient.start(this.config, this.classLoader, this.connectionDetails);
@@ -181,12 +188,16 @@ final class ConfigBootstrap {
 		}
 		loaded.json().onRejection(this::rejectedWhileRunning);
 		loaded.json().onUnreadable(ConfigBootstrap::unreadableWhileRunning);
+		loaded.json().onCanaryRejection(this::canaryRejectedWhileRunning);
 		loaded.shared().register(context);
 		logLevels.applyKeys(LocatorChain.effective(loaded.located().sources()).keySet());
 		ZkConfigWatcher watcher = new ZkConfigWatcher(context, loaded.shared().client(), loaded.chain(), this.contexts,
 				loaded.snapshots(), loaded.status(), this.config.watch(), loaded.located().sources(), logLevels);
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton(STATUS_BEAN, loaded.status());
+		if (!beanFactory.containsBean(InstanceId.BEAN_NAME)) {
+			beanFactory.registerSingleton(InstanceId.BEAN_NAME, Objects.requireNonNull(this.instanceId));
+		}
 		beanFactory.registerSingleton(WATCHER_BEAN, watcher);
 		((DefaultSingletonBeanRegistry) beanFactory).registerDisposableBean(WATCHER_BEAN, watcher::close);
 		beanFactory.registerDependentBean(SharedClient.CLIENT_BEAN, WATCHER_BEAN);
@@ -246,7 +257,8 @@ final class ConfigBootstrap {
 		List<ZnodePropertySource> decrypted = new ArrayList<>();
 		for (ZnodePropertySource source : snapshot) {
 			try {
-				decrypted.add(decryption.source(source.getZnode(), source.getVersion(), source.stored()));
+				decrypted.add(decryption.source(source.getZnode(), source.getVersion(), source.stored(),
+						source.getCandidate()));
 			}
 			catch (DocumentRejectedException ex) {
 				throw new IOException("the snapshot " + snapshots.file() + " holds context " + source.getZnode()
@@ -299,6 +311,22 @@ final class ConfigBootstrap {
 				+ "): " + rejection.reason() + "; "
 				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
 						: "the context stays empty"));
+		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
+				rejection.reason(), rejection.key()));
+	}
+
+	private void canaryRejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
+			@Nullable ZnodePropertySource base) {
+		// a bad canary never fails the startup: the base document is there to run
+		this.logger.warn("Refused the canary in znode " + rejection.znode() + " (version " + rejection.version() + "): "
+				+ rejection.reason() + "; this instance runs the base document");
+	}
+
+	private void canaryRejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,
+			@Nullable ZnodePropertySource base) {
+		ConfigurableApplicationContext context = Objects.requireNonNull(this.context);
+		runningLogger.warn("Refused the canary in znode " + rejection.znode() + " (version " + rejection.version() + "): "
+				+ rejection.reason() + "; this instance runs the base document");
 		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
 				rejection.reason(), rejection.key()));
 	}

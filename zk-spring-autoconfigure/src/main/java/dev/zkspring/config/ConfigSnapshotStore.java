@@ -121,7 +121,8 @@ final class ConfigSnapshotStore {
 		}
 		// by content too: a node deleted and created again starts at version 0 again
 		List<List<Object>> signature = sources.stream()
-			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.stored()))
+			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.stored(),
+					String.valueOf(source.getCandidate())))
 			.toList();
 		if (signature.equals(this.lastWritten) && Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
 			return false;
@@ -132,6 +133,12 @@ final class ConfigSnapshotStore {
 			context.put("znode", source.getZnode());
 			context.put("version", source.getVersion());
 			context.put("properties", source.stored());
+			ZnodePropertySource.Candidate candidate = source.getCandidate();
+			if (candidate != null) {
+				// which it is: this instance ran a canary's candidate for this context, not its base document
+				context.put("canary", Map.of("znode", candidate.znode(), "version", candidate.version(), "revision",
+						candidate.revision()));
+			}
 			contexts.add(context);
 		}
 		byte[] json = mapper.writeValueAsBytes(Map.of("contexts", contexts));
@@ -182,8 +189,13 @@ final class ConfigSnapshotStore {
 				Map<?, ?> context = (Map<?, ?>) entry;
 				Map<String, String> properties = new LinkedHashMap<>();
 				((Map<?, ?>) context.get("properties")).forEach((key, value) -> properties.put((String) key, (String) value));
+				ZnodePropertySource.Candidate candidate = null;
+				if (context.get("canary") instanceof Map<?, ?> canary) {
+					candidate = new ZnodePropertySource.Candidate((String) canary.get("znode"),
+							((Number) canary.get("version")).intValue(), ((Number) canary.get("revision")).longValue());
+				}
 				sources.add(new ZnodePropertySource((String) context.get("znode"), ((Number) context.get("version")).intValue(),
-						properties));
+						properties, candidate));
 			}
 			return sources;
 		}

@@ -26,7 +26,13 @@ final class ValueDecryption {
 
 	/** The source of a document's keys as stored, with its encrypted values decrypted. */
 	ZnodePropertySource source(String znode, int version, Map<String, String> stored) throws DocumentRejectedException {
-		return new ZnodePropertySource(znode, version, decrypt(stored), stored);
+		return source(znode, version, stored, null);
+	}
+
+	/** The same for a canary's candidate ({@code null} for a base document). */
+	ZnodePropertySource source(String znode, int version, Map<String, String> stored,
+			ZnodePropertySource.@Nullable Candidate candidate) throws DocumentRejectedException {
+		return new ZnodePropertySource(znode, version, decrypt(stored), stored, candidate);
 	}
 
 	/** The keys with their values decrypted; the same map when none is encrypted. */
