@@ -4,6 +4,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.zkspring.config.ConfigCipher;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,6 +26,8 @@ class ZkSpringCliAgainstTests {
 
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final String KEY = ConfigCipher.generateKey();
 
 	@TempDir
 	Path dir;
@@ -116,6 +121,26 @@ class ZkSpringCliAgainstTests {
 		out.write(text.getBytes(StandardCharsets.UTF_8));
 	}
 
+	@Test
+	void theTypeOfAnEncryptedValueIsCheckedWhenItsKeyIsThere() throws Exception {
+		Map<String, String> env = Map.of("ZK_CONFIG_ENCRYPTION_KEY", KEY);
+		CliRun run = put(env, "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", this.metadata);
+		assertThat(run.status()).as(run.err()).isEqualTo(Exits.REFUSED);
+		assertThat(run.err()).contains("key 'shop.limit' does not convert to java.lang.Integer").doesNotContain("five");
+		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		String good = "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("5") + "\"}}";
+		assertThat(put(env, good, this.metadata).status()).isZero();
+	}
+
+	@Test
+	void theTypeOfAnEncryptedValueIsSkippedWithANoteWithoutItsKey() throws Exception {
+		CliRun run = put("{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", this.metadata);
+		assertThat(run.status()).as(run.err()).isZero();
+		assertThat(run.err()).contains("note: context 'orders': key 'shop.limit' is encrypted and "
+				+ "ZK_CONFIG_ENCRYPTION_KEY is not set: its type is not checked");
+		assertThat(this.client.checkExists().forPath("/config/orders")).isNotNull();
+	}
+
 	private void refused(String document, String message) throws Exception {
 		refused(this.metadata, document, message);
 	}
@@ -127,13 +152,19 @@ class ZkSpringCliAgainstTests {
 	}
 
 	private CliRun put(String document, Path against, String... more) throws Exception {
+		return put(Map.of(), document, against, more);
+	}
+
+	private CliRun put(Map<String, String> env, String document, Path against, String... more) throws Exception {
 		Path file = Files.createTempFile(this.dir, "doc", ".json");
 		Files.writeString(file, document);
 		String[] args = new String[6 + more.length];
 		String[] base = { "config", "put", "orders", file.toString(), "--against", against.toString() };
 		System.arraycopy(base, 0, args, 0, 6);
 		System.arraycopy(more, 0, args, 6, more.length);
-		return CliRun.run(zk.connectString(), "", args);
+		Map<String, String> all = new HashMap<>(env);
+		all.put("ZK_CONNECT", zk.connectString());
+		return CliRun.runWithEnv(all, "", args);
 	}
 
 }
