@@ -129,18 +129,33 @@ class ZkSpringCliCanaryTests {
 	@Test
 	void aCanaryByCountFixesTheSetAtCreation() throws Exception {
 		apps((one, two, three) -> {
-			CliRun canary = run("config", "canary", "orders", file("candidate", "5"), "--count", "2");
-			assertThat(canary.status()).as(canary.err()).isZero();
-			List<String> fixed = ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances();
-			assertThat(fixed).containsExactly("node-1", "node-2");
-			await().atMost(WAIT).until(() -> "candidate".equals(greeting(one)) && "candidate".equals(greeting(two)));
-			// an instance coming changes nothing in the set
+			List<List<String>> fixed = new java.util.ArrayList<>();
 			runner("node-0").run((zero) -> {
 				await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 4);
-				assertThat(zero.getBean(Shop.class).greeting).isEqualTo("base");
-				assertThat(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances()).isEqualTo(fixed);
+				CliRun canary = run("config", "canary", "orders", file("candidate", "5"), "--count", "2");
+				assertThat(canary.status()).as(canary.err()).isZero();
+				fixed.add(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances());
+				assertThat(fixed.get(0)).containsExactly("node-0", "node-1");
+				await().atMost(WAIT).until(() -> "candidate".equals(zero.getBean(Shop.class).greeting)
+						&& "candidate".equals(greeting(one)));
 			});
+			// an instance going leaves the set as it was, shown as not live
+			await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 3);
+			assertThat(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances()).isEqualTo(fixed.get(0));
+			assertThat(run("config", "canary-status", "orders").out()).containsPattern("node-0 +yes .*not live");
+			// an instance coming is not added
+			runner("node-4").run((four) -> {
+				await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 4);
+				assertThat(four.getBean(Shop.class).greeting).isEqualTo("base");
+				assertThat(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances()).isEqualTo(fixed.get(0));
+			});
+			assertThat(greeting(two)).isEqualTo("base");
 			assertThat(greeting(three)).isEqualTo("base");
+			CliRun tooMany = run("config", "canary", "orders", file("other", "5"), "--count", "9", "--replace");
+			assertThat(tooMany.status()).isEqualTo(Exits.USAGE);
+			assertThat(tooMany.err()).contains("--count 9: only 3 live instances");
+			assertThat(run("config", "canary", "--help").out()).contains("--count").contains("--instances")
+				.contains("--replace");
 		});
 	}
 
