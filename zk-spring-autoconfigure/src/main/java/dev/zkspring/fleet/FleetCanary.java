@@ -80,6 +80,28 @@ public record FleetCanary(String instanceId, boolean member, boolean runsCandida
 		return statuses;
 	}
 
+	/**
+	 * The ids of an application's live instances, as the fleet view lists them (what a canary by count
+	 * chooses among).
+	 * @param client a connected client in the instances' namespace
+	 * @param fleetPath the application's fleet path
+	 * @return the ids, sorted
+	 * @throws Exception when ZooKeeper cannot be read
+	 */
+	public static List<String> liveInstances(CuratorFramework client, String fleetPath) throws Exception {
+		List<String> ids = new ArrayList<>();
+		for (Map<String, Object> instance : new FleetReader(client, fleetPath, JsonMapper.builder().build())
+			.instances(null)
+			.instances()) {
+			if (!instance.containsKey("unreadable") && !instance.containsKey("stale")
+					&& instance.get("id") instanceof String id) {
+				ids.add(id);
+			}
+		}
+		ids.sort(null);
+		return ids;
+	}
+
 	private static @Nullable Map<?, ?> reported(Map<String, Object> instance, String contextZnode) {
 		if (instance.get("config") instanceof List<?> contexts) {
 			for (Object context : contexts) {

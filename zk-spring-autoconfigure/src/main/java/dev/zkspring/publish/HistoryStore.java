@@ -111,25 +111,54 @@ final class HistoryStore {
 	 */
 	Revision publish(ContextState state, byte[] document, KeyDiff diff, Change change, String kind,
 			Runnable beforeWrite) throws Exception {
+		return write(state, document, new String(document, StandardCharsets.UTF_8), diff, change, kind,
+				(op) -> List.of(), beforeWrite, null);
+	}
+
+	/**
+	 * Write a revision with other operations (a canary node's create, setData or delete), in one transaction.
+	 * @param document the base document's new bytes; {@code null} keeps it (checked at the version read)
+	 * @param recorded the document text the revision records
+	 * @param conflict the message of a conflict; {@code null} for the document's
+	 * @return the revision written
+	 * @throws PublishException ({@code CONFLICT}) when anything moved since it was read
+	 */
+	Revision write(ContextState state, byte @Nullable [] document, @Nullable String recorded, KeyDiff diff, Change change,
+			String kind, Ops extra, Runnable beforeWrite, @Nullable String conflict)
+			throws Exception {
 		ensureParents();
 		List<Revision> records = new ArrayList<>();
 		if (state.writtenOutside()) {
 			records.add(outside(state));
 		}
 		long number = state.nextRevision() + records.size();
-		int version = state.exists() ? state.version() + 1 : 0;
+		int version = (document == null) ? state.version() : state.exists() ? state.version() + 1 : 0;
 		Revision published = new Revision(number, version, this.clock.instant(), change.author(), change.message(), kind,
-				diff, new String(document, StandardCharsets.UTF_8));
+				diff, recorded);
 		records.add(published);
 		TransactionOp op = this.client.transactionOp();
 		List<CuratorOp> ops = new ArrayList<>();
 		String node = documentNode(state.context());
-		ops.add(state.exists() ? op.setData().withVersion(state.version()).forPath(node, document)
-				: op.create().forPath(node, document));
+		if (document != null) {
+			ops.add(state.exists() ? op.setData().withVersion(state.version()).forPath(node, document)
+					: op.create().forPath(node, document));
+		}
+		else if (state.exists()) {
+			ops.add(op.check().withVersion(state.version()).forPath(node));
+		}
+		ops.addAll(extra.apply(op));
 		ops.addAll(history(op, state, records, change.keep()));
 		beforeWrite.run();
-		commit(ops, state, published);
+		commit(ops, state, published, conflict);
 		return published;
+	}
+
+	/** Operations written in the same transaction as a revision. */
+	@FunctionalInterface
+	interface Ops {
+
+		List<CuratorOp> apply(TransactionOp op) throws Exception;
+
 	}
 
 	/**
@@ -179,7 +208,8 @@ final class HistoryStore {
 		return ops;
 	}
 
-	private void commit(List<CuratorOp> ops, ContextState state, Revision published) throws Exception {
+	private void commit(List<CuratorOp> ops, ContextState state, Revision published, @Nullable String conflict)
+			throws Exception {
 		try {
 			this.client.transaction().forOperations(ops);
 		}
@@ -188,6 +218,9 @@ final class HistoryStore {
 			if (isOurs(state.context(), published)) {
 				// the transaction was applied, then the connection dropped and Curator's retry met our own write
 				return;
+			}
+			if (conflict != null) {
+				throw new PublishException(PublishException.Reason.CONFLICT, conflict);
 			}
 			throw new PublishException(PublishException.Reason.CONFLICT, "context '" + state.context()
 					+ "' changed while publishing (it was at version " + state.version() + "): nothing was written; "
@@ -206,8 +239,11 @@ final class HistoryStore {
 	}
 
 	private void ensureParents() throws Exception {
-		for (String parent : List.of(ZKPaths.makePath(this.root, ""),
-				ZKPaths.makePath(ConfigLayout.metaRoot(this.root), "history"))) {
+		ensure(ZKPaths.makePath(this.root, ""), ZKPaths.makePath(ConfigLayout.metaRoot(this.root), "history"));
+	}
+
+	void ensure(String... parents) throws Exception {
+		for (String parent : parents) {
 			if (this.client.checkExists().forPath(parent) == null) {
 				try {
 					this.client.create().creatingParentsIfNeeded().forPath(parent);

@@ -13,6 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
+import dev.zkspring.publish.ConfigCanaries;
 import dev.zkspring.publish.ConfigMetadata;
 import dev.zkspring.publish.ConfigPublisher;
 import dev.zkspring.publish.MetadataFinding;
@@ -22,7 +23,8 @@ import dev.zkspring.publish.PublishException;
 @Command(name = "config", mixinStandardHelpOptions = true,
 		description = "Read, publish, compare and roll back context documents (one JSON object per context znode).",
 		subcommands = { GetCommand.class, PutCommand.class, DiffCommand.class, HistoryCommand.class,
-				RollbackCommand.class, ExportCommand.class, ImportCommand.class, EncryptCommand.class },
+				RollbackCommand.class, ExportCommand.class, ImportCommand.class, EncryptCommand.class,
+				CanaryCommand.class, CanaryStatusCommand.class, PromoteCommand.class, AbortCommand.class },
 		footerHeading = "%nExit status:%n", footer = Exits.HELP)
 final class ConfigCommand {
 
@@ -36,6 +38,13 @@ final class ConfigCommand {
 	<T> T withPublisher(CheckOptions checks, Action<T> action) throws Exception {
 		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
 			return action.run(new ConfigPublisher(client, this.cli.connection.root, checks.maxDocumentBytes()));
+		}
+	}
+
+	/** Work with connected canaries; the client is closed afterwards. */
+	<T> T withCanaries(CheckOptions checks, CanaryAction<T> action) throws Exception {
+		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
+			return action.run(new ConfigCanaries(client, this.cli.connection.root, checks.maxDocumentBytes()));
 		}
 	}
 
@@ -82,6 +91,13 @@ final class ConfigCommand {
 			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': "
 					+ refusing.message() + (refusing.error() ? "" : " (--strict)") + "; nothing was written");
 		}
+	}
+
+	@FunctionalInterface
+	interface CanaryAction<T> {
+
+		T run(ConfigCanaries canaries) throws Exception;
+
 	}
 
 	@FunctionalInterface

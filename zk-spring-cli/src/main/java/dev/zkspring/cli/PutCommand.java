@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
+import dev.zkspring.config.ConfigCanary;
 import dev.zkspring.publish.Publication;
 
 /** {@code config put CONTEXT FILE}: validate, show the diff, write with compare-and-set. */
@@ -49,6 +50,13 @@ final class PutCommand implements Callable<Integer> {
 			return publisher.put(this.context, document, this.write.change().expecting(this.expectVersion));
 		});
 		report(this.config, publication, this.write);
+		ConfigCanary canary = this.config.withCanaries(this.checks, (canaries) -> canaries.canary(this.context));
+		if (canary != null) {
+			this.config.spec.commandLine().getErr().println("note: canary revision " + canary.revision() + " runs for "
+					+ "context '" + this.context + "': its members " + String.join(",", canary.instances())
+					+ " keep the candidate; the other instances apply this document (config promote / config abort "
+					+ "end the canary)");
+		}
 		return Exits.DONE;
 	}
 
