@@ -91,6 +91,19 @@ public final class ConfigCipher {
 		return value != null && (value.startsWith("{cipher}") || value.startsWith("{cipher:"));
 	}
 
+	/**
+	 * The key id an encrypted value names, as written: {@code k2026} for {@code {cipher:k2026}…}.
+	 * @return the id, or {@code null} for {@code {cipher}} values, values that are not encrypted and an
+	 * unclosed prefix
+	 */
+	public static @Nullable String keyIdOf(@Nullable String value) {
+		if (value == null || !value.startsWith("{cipher:")) {
+			return null;
+		}
+		int end = value.indexOf('}');
+		return (end > 8) ? value.substring(8, end) : null;
+	}
+
 	/** This cipher with the given default key (for {@code {cipher}} values). */
 	public ConfigCipher withDefaultKey(String base64Key) {
 		return new ConfigCipher(secretKey(base64Key, "the default key"), this.keys);

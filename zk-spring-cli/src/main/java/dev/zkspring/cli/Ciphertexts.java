@@ -25,7 +25,7 @@ final class Ciphertexts {
 				checked.put(entry.getKey(), value);
 				continue;
 			}
-			String keyId = keyId(value);
+			String keyId = ConfigCipher.keyIdOf(value);
 			String variable = (keyId != null)
 					? ConfigCipher.KEY_ENVIRONMENT_VARIABLE + "S_" + keyId.toUpperCase(Locale.ROOT).replace('-', '_')
 					: ConfigCipher.KEY_ENVIRONMENT_VARIABLE;
@@ -46,14 +46,6 @@ final class Ciphertexts {
 			}
 		}
 		return checked;
-	}
-
-	private static String keyId(String value) {
-		if (value.startsWith("{cipher:")) {
-			int end = value.indexOf('}');
-			return (end > 8) ? value.substring(8, end) : null;
-		}
-		return null;
 	}
 
 }

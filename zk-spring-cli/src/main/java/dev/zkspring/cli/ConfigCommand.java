@@ -36,15 +36,20 @@ final class ConfigCommand {
 
 	/** Work with a connected publisher; the client is closed afterwards. */
 	<T> T withPublisher(CheckOptions checks, Action<T> action) throws Exception {
-		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
-			return action.run(new ConfigPublisher(client, this.cli.connection.root, checks.maxDocumentBytes()));
-		}
+		return withBoth(checks, (publisher, canaries) -> action.run(publisher));
 	}
 
 	/** Work with connected canaries; the client is closed afterwards. */
 	<T> T withCanaries(CheckOptions checks, CanaryAction<T> action) throws Exception {
+		return withBoth(checks, (publisher, canaries) -> action.run(canaries));
+	}
+
+	/** Work with a publisher and canaries on one connection (one session per command); closed afterwards. */
+	<T> T withBoth(CheckOptions checks, BothAction<T> action) throws Exception {
 		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
-			return action.run(new ConfigCanaries(client, this.cli.connection.root, checks.maxDocumentBytes()));
+			String root = this.cli.connection.root;
+			return action.run(new ConfigPublisher(client, root, checks.maxDocumentBytes()),
+					new ConfigCanaries(client, root, checks.maxDocumentBytes()));
 		}
 	}
 
@@ -91,6 +96,13 @@ final class ConfigCommand {
 			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': "
 					+ refusing.message() + (refusing.error() ? "" : " (--strict)") + "; nothing was written");
 		}
+	}
+
+	@FunctionalInterface
+	interface BothAction<T> {
+
+		T run(ConfigPublisher publisher, ConfigCanaries canaries) throws Exception;
+
 	}
 
 	@FunctionalInterface

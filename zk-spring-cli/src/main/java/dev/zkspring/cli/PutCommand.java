@@ -45,15 +45,18 @@ final class PutCommand implements Callable<Integer> {
 	@Override
 	public Integer call() throws Exception {
 		byte[] document = this.config.read(this.file);
-		Publication publication = this.config.withPublisher(this.checks, (publisher) -> {
+		// the canary lookup after the write shares its connection: one session per command
+		ConfigCanary[] canary = new ConfigCanary[1];
+		Publication publication = this.config.withBoth(this.checks, (publisher, canaries) -> {
 			this.config.checkAgainst(this.checks, this.context, publisher.validate(this.context, document));
-			return publisher.put(this.context, document, this.write.change().expecting(this.expectVersion));
+			Publication written = publisher.put(this.context, document, this.write.change().expecting(this.expectVersion));
+			canary[0] = canaries.canary(this.context);
+			return written;
 		});
 		report(this.config, publication, this.write);
-		ConfigCanary canary = this.config.withCanaries(this.checks, (canaries) -> canaries.canary(this.context));
-		if (canary != null) {
-			this.config.spec.commandLine().getErr().println("note: canary revision " + canary.revision() + " runs for "
-					+ "context '" + this.context + "': its members " + String.join(",", canary.instances())
+		if (canary[0] != null) {
+			this.config.spec.commandLine().getErr().println("note: canary revision " + canary[0].revision() + " runs for "
+					+ "context '" + this.context + "': its members " + String.join(",", canary[0].instances())
 					+ " keep the candidate; the other instances apply this document (config promote / config abort "
 					+ "end the canary)");
 		}

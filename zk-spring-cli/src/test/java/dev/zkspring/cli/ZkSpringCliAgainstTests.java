@@ -133,6 +133,15 @@ class ZkSpringCliAgainstTests {
 	}
 
 	@Test
+	void aValueEncryptedWithAKeyIdIsCheckedWithThatIdsVariable() throws Exception {
+		String sealed = ConfigCipher.empty().withKey("r1", KEY).encrypt("five", "r1");
+		CliRun run = put(Map.of("ZK_CONFIG_ENCRYPTION_KEYS_R1", KEY), "{\"shop\":{\"limit\":\"" + sealed + "\"}}",
+				this.metadata);
+		assertThat(run.status()).as(run.err()).isEqualTo(Exits.REFUSED);
+		assertThat(run.err()).contains("key 'shop.limit' does not convert to java.lang.Integer").doesNotContain("five");
+	}
+
+	@Test
 	void theTypeOfAnEncryptedValueIsSkippedWithANoteWithoutItsKey() throws Exception {
 		CliRun run = put("{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", this.metadata);
 		assertThat(run.status()).as(run.err()).isZero();
