@@ -51,6 +51,8 @@ class LockFailoverTests {
 		try {
 			zk.stopServer();
 			await().atMost(Duration.ofSeconds(5)).until(() -> !holder.context.isHeld());
+			// the hold is marked first; the event is told after, from the template's own thread
+			await().atMost(Duration.ofSeconds(5)).until(() -> !jvm.lostEvents().isEmpty());
 			assertThat(jvm.lostEvents()).singleElement().satisfies((event) -> {
 				assertThat(event.getReason()).isEqualTo(ZkLockLostEvent.Reason.SUSPENDED);
 				assertThat(event.toString()).contains("/locks/suspended");
