@@ -64,9 +64,10 @@ final class JvmNode {
 		return children != null && LockNodes.anyConflicting(children, null, shared);
 	}
 
-	/** A round trip that tells whether another JVM waits behind our node. */
+	/** A round trip that tells whether another JVM waits behind our node; it arms the children watch. */
 	boolean anotherJvmWaits(String ours, boolean shared) {
-		List<String> children = call("waiters", () -> LockNodes.children(this.client, this.path, null, null));
+		List<String> children = call("waiters",
+				() -> LockNodes.children(this.client, this.path, null, this.childrenWatch));
 		return children != null && LockNodes.anyConflicting(children, ZKPaths.getNodeFromPath(ours), shared);
 	}
 
@@ -234,7 +235,8 @@ final class JvmNode {
 			return null;
 		}
 		this.registry.hooks.confirmed(this.key);
-		return new Turn(node, shared, stamp.session(), epoch, stat.getPzxid(), this.registry);
+		return new Turn(node, shared, stamp.session(), epoch, stat.getPzxid(),
+				LockNodes.anyConflicting(children, name, shared), this.registry);
 	}
 
 	private String awaitCreated(CompletableFuture<String> created, String attempt) {

@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  * compatible mode. When a holder leaves and another local thread wants the key, the node is kept and
  * handed over without touching ZooKeeper, but only while the turn is {@linkplain Turn#valid() valid}
  * (its session's lease holds and nothing put it in doubt); otherwise the node is given up and the thread
- * queues again. After {@code maxLocalHandoffs} hand-offs the JVM checks (one read) for a waiting JVM and,
- * if there is one, gives the node up and queues again behind it.
+ * queues again. After {@code maxLocalHandoffs} hand-offs the JVM checks for a waiting JVM and, if there is
+ * one, gives the node up and queues again behind it. The check is free while the key's children watch has
+ * stayed silent since a recent read found no other JVM (another JVM's node would have fired it), else one read.
  * <p>
  * {@link #lock} guards the state and is held only for decisions, never across a ZooKeeper request: one
  * thread at a time runs the requests that change the queue ({@link #io}), the others wait on
@@ -114,12 +115,7 @@ final class KeyLock {
 							}
 						}
 						else if (!this.io) {
-							boolean waits = outside(() -> this.node.anotherJvmWaits(turn.node, turn.shared));
-							if (this.turn == turn) {
-								this.draining = waits;
-								this.handoffs = 0;
-								this.mayEnter = !waits;
-							}
+							checkForWaitingJvm(turn);
 						}
 						else if (!await(deadline)) {
 							return null;
@@ -243,6 +239,29 @@ final class KeyLock {
 		return List.copyOf(this.holds);
 	}
 
+	/**
+	 * The fairness check after {@code maxLocalHandoffs} hand-offs: free while the children watch stayed
+	 * silent since a recent read that found no other JVM waiting ({@link Turn#quiet}), else one read,
+	 * which arms the watch again. Called with the lock held.
+	 */
+	private void checkForWaitingJvm(Turn turn) throws InterruptedException {
+		long events = this.childEvents.get();
+		long sent = System.nanoTime();
+		if (this.registry.maxLocalHandoffs > 0 && turn.quiet(events, sent)) {
+			this.handoffs = 0;
+			return;
+		}
+		boolean waits = outside(() -> this.node.anotherJvmWaits(turn.node, turn.shared));
+		if (this.turn == turn) {
+			this.draining = waits;
+			this.handoffs = 0;
+			this.mayEnter = !waits;
+			if (!waits && this.childEvents.get() == events) {
+				turn.quietSince(events, sent);
+			}
+		}
+	}
+
 	/** Our node may have been deleted by someone else: look (in the background) while the turn lasts. */
 	private void checkOwnNode() {
 		Turn turn = this.turn;
@@ -297,6 +316,9 @@ final class KeyLock {
 		this.mayEnter = true;
 		if (this.childEvents.get() != eventsBefore) {
 			checkOwnNode();
+		}
+		else if (!turn.othersQueued) {
+			turn.quietSince(eventsBefore, System.nanoTime());
 		}
 	}
 

@@ -37,6 +37,9 @@ final class LockRegistry implements ConnectionStateListener, SessionLease.Listen
 
 	final String root;
 
+	/** {@link Turn#QUIET_FOR_NANOS}; tests shorten or lengthen it. */
+	volatile long quietForNanos = Turn.QUIET_FOR_NANOS;
+
 	final int maxLocalHandoffs;
 
 	private final LockLosses losses;
