@@ -15,7 +15,7 @@ mvn_flags=(-B -ntp -q -DskipTests)
 baseline="$(mktemp -d)"
 trap 'rm -rf "$baseline"' EXIT
 git archive "$commit" | tar -x -C "$baseline"
-(cd "$baseline" && mvn "${mvn_flags[@]}" package -pl zk-spring-autoconfigure)
+(cd "$baseline" && mvn "${mvn_flags[@]}" package -pl zk-spring-autoconfigure -am)
 jar="$(ls "$baseline"/zk-spring-autoconfigure/target/zk-spring-autoconfigure-*.jar | grep -v -- '-tests.jar' | head -1)"
 
 mvn "${mvn_flags[@]}" package -pl benchmarks -am
