@@ -21,6 +21,7 @@ import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
@@ -39,14 +40,14 @@ public final class ZkFleetAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ZkFleet zkFleet(CuratorFramework client, ZkProperties properties, ConfigurableEnvironment environment,
-			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections,
+			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
 			ObjectProvider<ZkConfigStatus> configStatus) {
 		ZkLeaderElection election = elections.getIfUnique();
 		String configuredId = properties.getLeader().getId();
 		Supplier<String> id = () -> (election != null) ? election.participantId()
 				: StringUtils.hasText(configuredId) ? configuredId : ZkLeaderElection.defaultParticipantId(environment);
 		return new ZkFleet(client, fleetPath(properties.getFleet().getRoot(), environment), id, environment,
-				lockTemplates.orderedStream().toList(), elections.orderedStream().toList(), configStatus.getIfAvailable());
+				lockTemplates.orderedStream().toList(), LeaderGroupsSettings.withGroups(elections, groups), configStatus.getIfAvailable());
 	}
 
 	static String fleetPath(String root, ConfigurableEnvironment environment) {

@@ -29,6 +29,7 @@ import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderGroups;
 
 /**
  * Leader election for the application's group at {@code {zk.leader.root}/{zk.leader.group}}, and
@@ -50,7 +51,9 @@ public final class ZkLeaderAutoConfiguration {
 		static BeanFactoryPostProcessor zkLeaderGroupCheck(Environment environment) {
 			return (beanFactory) -> {
 				if (beanFactory.containsBeanDefinition("zkLeaderElection")) {
-					latchPath(Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class), environment);
+					ZkProperties.Leader leader = Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class);
+					latchPath(leader, environment);
+					LeaderGroupsSettings.check(leader);
 				}
 			};
 		}
@@ -60,9 +63,7 @@ public final class ZkLeaderAutoConfiguration {
 		ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
 				ZkProperties properties, Environment environment) {
 			ZkProperties.Leader leader = properties.getLeader();
-			String id = leader.getId();
-			Supplier<String> participantId = () -> StringUtils.hasText(id) ? id
-					: ZkLeaderElection.defaultParticipantId(environment);
+			Supplier<String> participantId = participantId(leader, environment);
 			SessionLease shared = lease.getIfUnique();
 			String path = latchPath(leader, environment);
 			return (shared != null)
@@ -72,9 +73,22 @@ public final class ZkLeaderAutoConfiguration {
 		}
 
 		@Bean
+		@ConditionalOnMissingBean
+		@Conditional(LeaderGroupsSettings.Configured.class)
+		ZkLeaderGroups zkLeaderGroups(CuratorFramework client, ObjectProvider<SessionLease> lease, ZkProperties properties,
+				Environment environment) {
+			ZkProperties.Leader leader = properties.getLeader();
+			return LeaderGroupsSettings.create(client, lease.getIfUnique(), leader, latchPath(leader, environment),
+					participantId(leader, environment));
+		}
+
+		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election) {
-			return new LeaderOnlyBeanPostProcessor(election::getObject);
+		static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election,
+				ObjectProvider<ZkLeaderGroups> groups, Environment environment) {
+			return new LeaderOnlyBeanPostProcessor(election::getObject,
+					LeaderGroupsSettings.bind(environment).getGroups().keySet(),
+					(group) -> groups.getObject().elections().get(group));
 		}
 
 	}
@@ -103,6 +117,11 @@ public final class ZkLeaderAutoConfiguration {
 			};
 		}
 
+	}
+
+	static Supplier<String> participantId(ZkProperties.Leader leader, Environment environment) {
+		String id = leader.getId();
+		return () -> StringUtils.hasText(id) ? id : ZkLeaderElection.defaultParticipantId(environment);
 	}
 
 	static String latchPath(ZkProperties.Leader leader, Environment environment) {

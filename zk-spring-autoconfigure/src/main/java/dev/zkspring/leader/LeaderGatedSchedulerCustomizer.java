@@ -1,10 +1,16 @@
 package dev.zkspring.leader;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.impl.matchers.GroupMatcher;
 
 import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.DisposableBean;
@@ -14,6 +20,8 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.core.Ordered;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
+
+import dev.zkspring.client.ZkStartupException;
 
 /**
  * Gates Spring Boot's auto-configured Quartz scheduler: turns its auto-startup off (last, after any
@@ -37,6 +45,8 @@ public final class LeaderGatedSchedulerCustomizer
 
 	private final @Nullable ZkJobs jobs;
 
+	private final @Nullable ZkLeaderGroups groups;
+
 	/**
 	 * Create the customizer.
 	 * @param election the application's election
@@ -53,9 +63,22 @@ public final class LeaderGatedSchedulerCustomizer
 	 * @param jobs the job operations (configured schedules, requests, history), {@code null} for none
 	 */
 	public LeaderGatedSchedulerCustomizer(ZkLeaderElection election, RevokePolicy onRevoke, @Nullable ZkJobs jobs) {
+		this(election, onRevoke, jobs, null);
+	}
+
+	/**
+	 * Create the customizer for an application whose jobs may belong to leader groups.
+	 * @param election the application's election, for the jobs of no group
+	 * @param onRevoke what to do with jobs still running when leadership is revoked
+	 * @param jobs the job operations (configured schedules, requests, history), {@code null} for none
+	 * @param groups the leader groups of {@code zk.leader.groups}, {@code null} for none
+	 */
+	public LeaderGatedSchedulerCustomizer(ZkLeaderElection election, RevokePolicy onRevoke, @Nullable ZkJobs jobs,
+			@Nullable ZkLeaderGroups groups) {
 		this.election = election;
 		this.onRevoke = onRevoke;
 		this.jobs = jobs;
+		this.groups = groups;
 	}
 
 	@Override
@@ -76,18 +99,49 @@ public final class LeaderGatedSchedulerCustomizer
 	@Override
 	public void afterSingletonsInstantiated() {
 		for (SchedulerFactoryBean factory : this.factories) {
-			SchedulerGate gate = new SchedulerGate(factory.getScheduler(), this.election, this.onRevoke);
+			Scheduler scheduler = factory.getScheduler();
+			ZkLeaderGroups grouped = this.groups;
+			Set<SchedulerGate> leading = new HashSet<>();
+			SchedulerGate gate = (grouped != null) ? new SchedulerGate(scheduler, this.election, this.onRevoke,
+					(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true)
+					: new SchedulerGate(scheduler, this.election, this.onRevoke);
 			try {
+				if (grouped != null) {
+					checkGroupedJobsExist(scheduler, grouped);
+				}
 				gate.attach();
 				if (this.jobs != null) {
 					gate.operate(this.jobs);
+				}
+				this.gates.add(gate);
+				if (grouped != null) {
+					for (var group : grouped.elections().entrySet()) {
+						SchedulerGate groupGate = new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
+								(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading,
+								false);
+						groupGate.attach();
+						this.gates.add(groupGate);
+					}
 				}
 			}
 			catch (SchedulerException ex) {
 				throw new IllegalStateException("Could not gate Quartz scheduler with leadership", ex);
 			}
-			this.gates.add(gate);
 		}
+	}
+
+	private static void checkGroupedJobsExist(Scheduler scheduler, ZkLeaderGroups groups) throws SchedulerException {
+		Set<String> known = new TreeSet<>();
+		for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+			known.add(key.getName());
+		}
+		groups.jobGroups().forEach((job, group) -> {
+			if (!known.contains(job)) {
+				throw new ZkStartupException("zk.leader.groups." + group + " names Quartz job '" + job
+						+ "', and the scheduler has no job of that name.", "Name jobs by their JobDetail key's name; the "
+								+ "scheduler's jobs are " + known + ".");
+			}
+		});
 	}
 
 	@Override

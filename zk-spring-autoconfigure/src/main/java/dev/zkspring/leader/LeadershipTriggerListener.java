@@ -1,10 +1,12 @@
 package dev.zkspring.leader;
 
 import java.util.Date;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
 import org.quartz.Trigger;
 import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.TriggerListener;
@@ -26,14 +28,26 @@ final class LeadershipTriggerListener implements TriggerListener {
 		this(election, new GatedExecutions(election.records().inFlightJobs()));
 	}
 
+	private final Predicate<JobKey> owns;
+
+	private final String name;
+
 	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions) {
+		this(election, executions, (job) -> true, "");
+	}
+
+	/** A gate deciding only the jobs it owns (those of one leader group) and abstaining from the others. */
+	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions, Predicate<JobKey> owns,
+			String nameSuffix) {
 		this.election = election;
 		this.executions = executions;
+		this.owns = owns;
+		this.name = "zk-leader-gate" + nameSuffix;
 	}
 
 	@Override
 	public String getName() {
-		return "zk-leader-gate";
+		return this.name;
 	}
 
 	@Override
@@ -42,6 +56,10 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
+		if (!this.owns.test(trigger.getJobKey())) {
+			// another group's gate decides it
+			return false;
+		}
 		// from here on a drain waits for this firing: decided, then ended
 		this.executions.deciding(context);
 		Date fireTime = context.getScheduledFireTime();

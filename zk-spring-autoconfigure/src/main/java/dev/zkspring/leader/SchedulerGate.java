@@ -2,8 +2,10 @@ package dev.zkspring.leader;
 
 import java.time.Duration;
 import java.util.Date;
+import java.util.HashSet;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -11,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.quartz.InterruptableJob;
 import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -40,23 +43,48 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private final GatedExecutions executions;
 
+	/** The jobs of this gate's election: all of them, or, with leader groups, those of one group. */
+	private final Predicate<JobKey> owns;
+
+	/** The gates of this scheduler whose election leads now, shared by them: in standby when empty. */
+	private final Set<SchedulerGate> leading;
+
+	/** The gate of the application's own election: it alone records triggers scheduled at runtime. */
+	private final boolean primary;
+
 	/** The job operations told of each grant, {@code null} without them. */
 	private volatile @Nullable ZkJobs jobs;
 
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
+		this(scheduler, election, onRevoke, (job) -> true, new HashSet<>(), true);
+	}
+
+	/**
+	 * A gate for the jobs one election owns on a scheduler other gates share.
+	 * @param owns the jobs this gate decides; the other gates abstain from them
+	 * @param leading shared by the scheduler's gates
+	 * @param primary whether this is the gate of the application's own election
+	 */
+	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke, Predicate<JobKey> owns,
+			Set<SchedulerGate> leading, boolean primary) {
 		this.scheduler = scheduler;
 		this.election = election;
 		this.onRevoke = onRevoke;
+		this.owns = owns;
+		this.leading = leading;
+		this.primary = primary;
 		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
-		this.executions = new GatedExecutions(election.records().inFlightJobs());
+		this.executions = new GatedExecutions(election.records().inFlightJobs(), primary ? "" : "-" + election.latchPath());
 	}
 
 	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.executions.attach(this.scheduler.getListenerManager());
-		this.scheduler.getListenerManager()
-			.addTriggerListener(new LeadershipTriggerListener(this.election, this.executions));
-		this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
+		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election,
+				this.executions, this.owns, this.primary ? "" : "-" + this.election.latchPath()));
+		if (this.primary) {
+			this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
+		}
 		this.election.addListener(this);
 	}
 
@@ -74,15 +102,24 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	public void leadershipGranted(LeadershipGrantedEvent event) {
 		try {
 			if (!this.scheduler.isShutdown()) {
-				this.runtimeTriggers.granting(() -> {
+				RuntimeTriggers.GrantWork work = () -> {
 					resumeAfterRecordedFireTimes();
 					recoverInterruptedJobs(event.getEpoch());
 					ZkJobs operations = this.jobs;
 					if (operations != null) {
 						operations.granted(this.scheduler);
 					}
-				});
-				this.scheduler.start();
+				};
+				if (this.primary) {
+					this.runtimeTriggers.granting(work);
+				}
+				else {
+					work.run();
+				}
+				synchronized (this.leading) {
+					this.leading.add(this);
+					this.scheduler.start();
+				}
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
 			}
@@ -98,9 +135,14 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			if (this.scheduler.isShutdown()) {
 				return;
 			}
-			this.scheduler.standby();
-			logger.info("Quartz scheduler '" + name() + "' in standby: leadership of " + this.election.latchPath()
-					+ " revoked (" + event.getReason() + ")");
+			synchronized (this.leading) {
+				this.leading.remove(this);
+				if (this.leading.isEmpty()) {
+					this.scheduler.standby();
+					logger.info("Quartz scheduler '" + name() + "' in standby: leadership of " + this.election.latchPath()
+							+ " revoked (" + event.getReason() + ")");
+				}
+			}
 			if (this.onRevoke == RevokePolicy.INTERRUPT) {
 				interruptRunningJobs();
 			}
@@ -130,6 +172,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	private void resumeAfterRecordedFireTimes() throws SchedulerException {
 		for (TriggerKey key : this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup())) {
 			Trigger trigger = this.scheduler.getTrigger(key);
+			if (trigger == null || !this.owns.test(trigger.getJobKey())) {
+				continue;
+			}
 			OptionalLong last;
 			try {
 				last = this.election.records().lastFireTime(key.toString());
