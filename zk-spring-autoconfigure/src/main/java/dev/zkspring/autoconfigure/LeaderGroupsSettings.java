@@ -59,7 +59,7 @@ final class LeaderGroupsSettings {
 		Integer max = leader.getMaxGroups();
 		if (max != null && max < 1) {
 			throw new ZkStartupException("zk.leader.max-groups is " + max + ": an instance must be able to lead at least one group.",
-					"Set zk.leader.max-groups to 1 or more, or remove it (no cap beyond an even spread).");
+					"Set zk.leader.max-groups to 1 or more, or remove it (groups then stay with the instance that won them).");
 		}
 		if (leader.getRebalanceHold().isNegative()) {
 			throw new ZkStartupException("zk.leader.rebalance-hold is negative.", "Set zk.leader.rebalance-hold to a duration such as 30s.");

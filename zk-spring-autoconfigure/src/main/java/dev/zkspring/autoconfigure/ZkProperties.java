@@ -578,7 +578,7 @@ public class ZkProperties {
 		/** Named leader groups, each with an election of its own, listing the Quartz job names its leader runs. */
 		private Map<String, List<String>> groups = new LinkedHashMap<>();
 
-		/** How many leader groups an instance leads at most while another participant leads fewer; unset means no cap beyond an even spread. */
+		/** How many leader groups an instance leads at most while another participant leads fewer; unset means groups stay where they were won. */
 		private @Nullable Integer maxGroups;
 
 		/** How long an instance keeps a leader group it took before it may hand it over to balance the groups. */

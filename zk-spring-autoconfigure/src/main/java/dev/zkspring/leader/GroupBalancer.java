@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Spreads the groups over the participants. Every half second it reads who leads each group; an
- * instance hands one group it leads to the next participant (drain, then release, see
- * {@link ZkLeaderElection#stepBack()}) when a participant of that group leads at least two groups fewer,
- * or when it leads more than {@code maxGroups} and such a participant leads fewer than {@code maxGroups}.
+ * instance that leads more than {@code maxGroups} hands one of them to the next participant (drain,
+ * then release, see {@link ZkLeaderElection#stepBack()}) when a participant of that group leads fewer
+ * than {@code maxGroups}: the participant that is available. Without a cap nothing moves.
  * Against flapping: an instance hands nothing over within {@code hold} of taking a group, and hands
  * over at most one group per {@code hold}.
  */
@@ -60,6 +60,9 @@ final class GroupBalancer {
 	}
 
 	synchronized void start() {
+		if (this.maxGroups == Integer.MAX_VALUE) {
+			return;
+		}
 		ScheduledExecutorService started = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "zk-leader-groups");
 			thread.setDaemon(true);
@@ -70,8 +73,9 @@ final class GroupBalancer {
 	}
 
 	synchronized void stop() {
-		if (this.executor != null) {
-			this.executor.shutdownNow();
+		ScheduledExecutorService current = this.executor;
+		if (current != null) {
+			current.shutdownNow();
 			this.executor = null;
 		}
 	}
@@ -117,7 +121,7 @@ final class GroupBalancer {
 					fewestCount = count;
 				}
 			}
-			if (fewest != null && (mine > fewestCount + 1 || (mine > this.maxGroups && fewestCount < this.maxGroups))
+			if (fewest != null && mine > this.maxGroups && fewestCount < this.maxGroups
 					&& election.stepBack()) {
 				this.lastHandover = now;
 				logger.info("Handing leadership of " + election.latchPath() + " over to balance the groups: this instance "

@@ -138,8 +138,8 @@ public final class LeaderGatedSchedulerCustomizer
 		groups.jobGroups().forEach((job, group) -> {
 			if (!known.contains(job)) {
 				throw new ZkStartupException("zk.leader.groups." + group + " names Quartz job '" + job
-						+ "', and the scheduler has no job of that name.", "Name jobs by their JobDetail key's name; the "
-								+ "scheduler's jobs are " + known + ".");
+						+ "', and the scheduler has no job of that name; its jobs are " + known + ".",
+						"Name jobs by their JobDetail key's name, or remove '" + job + "' from zk.leader.groups." + group + ".");
 			}
 		});
 	}

@@ -48,7 +48,7 @@ class LeaderGroupsIntegrationTests {
 
 	@RegisterExtension
 	final AppInstances instances = new AppInstances(zk, GroupedJobsConfiguration.class, "zk.leader.rebalance-hold=1s",
-			"zk.leader.drain-timeout=5s", "zk.leader.groups.one=alpha", "zk.leader.groups.two=beta");
+			"zk.leader.drain-timeout=5s", "zk.leader.max-groups=1", "zk.leader.groups.one=alpha", "zk.leader.groups.two=beta");
 
 	static ExecutionRecorder recorder(String job) {
 		return recorders.computeIfAbsent(job, (name) -> new ExecutionRecorder());
