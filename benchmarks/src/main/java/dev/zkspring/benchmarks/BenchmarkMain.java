@@ -1,6 +1,8 @@
 package dev.zkspring.benchmarks;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,7 +15,9 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * {@code --lock-ab=JAR} (with {@code --lock-ab-label=TEXT}) to measure {@code @ZkLock} against an earlier
  * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
  * for that comparison alone),
- * {@code --out=FILE} (default benchmarks/RESULTS.md).
+ * {@code --config-only} for config propagation alone, {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
+ * {@code --quick}: N = 1 and 10 only; {@code --scale-sizes=1,10,50,200} to choose N), and
+ * {@code --out=FILE} (default benchmarks/RESULTS.md). The full run ends with the scale run.
  */
 public final class BenchmarkMain {
 
@@ -27,6 +31,17 @@ public final class BenchmarkMain {
 		long started = System.nanoTime();
 		Report report = new Report();
 		Harness harness = new Harness(settings);
+		ScaleSettings scale = settings.quick() ? ScaleSettings.quickRun()
+				: ScaleSettings.full(Arrays.stream(option(arguments, "--scale-sizes=", "1,10,50,200").split(","))
+					.map(String::trim).map(Integer::valueOf).toList());
+		Path plots = (out.toAbsolutePath().getParent() != null) ? out.toAbsolutePath().getParent() : Path.of(".");
+		java.nio.file.Files.createDirectories(plots);
+		if (arguments.contains("--scale")) {
+			scale(report, scale, plots, started);
+			ScaleMarkers.splice(out, report.body());
+			System.out.println("Wrote the scale section of " + out.toAbsolutePath());
+			System.exit(0);
+		}
 		try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
 				Clients clients = new Clients(server.connectString())) {
 			if (arguments.contains("--leadership-only")) {
@@ -38,7 +53,7 @@ public final class BenchmarkMain {
 			List<LockLibrary> locks = new ArrayList<>(List.of(ZkSpringLocks.ANNOTATION, ZkSpringLocks.TEMPLATE,
 					LockLibrary.RAW_CURATOR, LockLibrary.SPRING_INTEGRATION, LockLibrary.SHEDLOCK));
 			String abJar = option(arguments, "--lock-ab=", null);
-			if (abJar == null || !arguments.contains("--lock-ab-only")) {
+			if (!arguments.contains("--config-only") && (abJar == null || !arguments.contains("--lock-ab-only"))) {
 				new LockBenchmarks(clients, server.port(), harness, report, locks).run();
 			}
 			if (abJar != null) {
@@ -51,14 +66,27 @@ public final class BenchmarkMain {
 				System.exit(0);
 			}
 			new ConfigBenchmarks(clients, harness, report, List.of(new ZkSpringConfig(), new SpringCloudZookeeperConfig())).run();
+			if (arguments.contains("--config-only")) {
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
 			new RefreshScaleBenchmark(clients, harness, report).run();
 			new LeaderBenchmarks(clients, server.port(), report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();
 		}
+		scale(report, scale, plots, System.nanoTime());
 		report.note("\nWhole run: " + (System.nanoTime() - started) / 1_000_000_000 + " s.");
 		report.write(out, settings);
 		System.out.println("Wrote " + out.toAbsolutePath());
 		System.exit(0);
+	}
+
+	private static void scale(Report report, ScaleSettings scale, Path plots, long started) throws Exception {
+		new ScaleBenchmark(report, scale, plots).run();
+		report.note("Scale run of " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ": sizes " + scale.sizes() + ", "
+				+ (scale.quick() ? "quick form, " : "") + (System.nanoTime() - started) / 1_000_000_000 + " s.\n\n"
+				+ ScaleMarkers.END);
 	}
 
 	private static String option(List<String> arguments, String prefix, String fallback) {

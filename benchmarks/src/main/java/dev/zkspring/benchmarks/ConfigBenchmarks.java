@@ -2,7 +2,9 @@ package dev.zkspring.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -48,7 +50,9 @@ final class ConfigBenchmarks {
 				this.report.failed("Config propagation", contender.name(), ex);
 			}
 		}
-		this.report.latency("setData → value visible", this.harness.latency(contenders), List.of(FLOOR));
+		Interleaved measured = interleaved(contenders, this.harness.settings());
+		this.report.latency("setData → value visible", measured.stats(), List.of(FLOOR));
+		this.report.note(measured.spread(FLOOR));
 		for (PropagationContender contender : this.extra) {
 			contender.close();
 		}
@@ -67,6 +71,65 @@ final class ConfigBenchmarks {
 		});
 		cache.start();
 		return propagation(FLOOR, (value) -> writer.setData().forPath(path, bytes(value)), () -> seen.value);
+	}
+
+	/**
+	 * Samples taken one operation per contender in turn (the order rotating each time), so machine noise
+	 * falls on the floor and the contenders alike; per round, each contender's p50 ÷ the floor's p50.
+	 */
+	static Interleaved interleaved(List<Contender> contenders, Settings settings) throws Exception {
+		for (int i = 0; i < settings.warmupOps(); i++) {
+			for (Contender contender : contenders) {
+				contender.op();
+			}
+		}
+		Map<String, List<Long>> all = new LinkedHashMap<>();
+		Map<String, List<Double>> roundRatios = new LinkedHashMap<>();
+		contenders.forEach((c) -> all.put(c.name(), new ArrayList<>()));
+		contenders.forEach((c) -> roundRatios.put(c.name(), new ArrayList<>()));
+		for (int round = 0; round < settings.rounds(); round++) {
+			Map<String, List<Long>> samples = new LinkedHashMap<>();
+			contenders.forEach((c) -> samples.put(c.name(), new ArrayList<>()));
+			long until = System.nanoTime() + settings.roundBudget().toNanos() * contenders.size();
+			for (int i = 0; i < settings.opsPerRound() && (i == 0 || System.nanoTime() < until); i++) {
+				for (int k = 0; k < contenders.size(); k++) {
+					Contender contender = contenders.get((i + k) % contenders.size());
+					long start = System.nanoTime();
+					contender.op();
+					samples.get(contender.name()).add(System.nanoTime() - start);
+				}
+			}
+			double floor = p50(samples.get(contenders.get(0).name()));
+			samples.forEach((name, nanos) -> {
+				all.get(name).addAll(nanos);
+				roundRatios.get(name).add(p50(nanos) / floor);
+			});
+		}
+		Map<String, Stats> stats = new LinkedHashMap<>();
+		all.forEach((name, nanos) -> stats.put(name, Stats.of(nanos.stream().mapToLong(Long::longValue).toArray())));
+		return new Interleaved(stats, roundRatios);
+	}
+
+	private static double p50(List<Long> nanos) {
+		return nanos.stream().sorted().toList().get((nanos.size() - 1) / 2);
+	}
+
+	/** The samples of an interleaved measurement, and each round's ratio to the floor. */
+	record Interleaved(Map<String, Stats> stats, Map<String, List<Double>> roundRatios) {
+
+		String spread(String floor) {
+			StringBuilder text = new StringBuilder("Per round (" + roundRatios.get(floor).size()
+					+ " rounds, operations interleaved one by one), p50 ÷ floor p50:");
+			this.roundRatios.forEach((name, ratios) -> {
+				if (!name.equals(floor)) {
+					List<Double> sorted = ratios.stream().sorted().toList();
+					text.append(String.format(java.util.Locale.ROOT, " %s median %.2f×, min %.2f×, max %.2f×;", name,
+							sorted.get(sorted.size() / 2), sorted.get(0), sorted.get(sorted.size() - 1)));
+				}
+			});
+			return text.toString().replaceAll(";$", ".");
+		}
+
 	}
 
 	/** A contender whose operation writes a fresh value and waits until the reader sees it. */

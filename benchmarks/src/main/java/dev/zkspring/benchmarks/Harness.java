@@ -20,6 +20,10 @@ final class Harness {
 		this.settings = settings;
 	}
 
+	Settings settings() {
+		return this.settings;
+	}
+
 	/** Time each operation on one thread. */
 	Map<String, Stats> latency(List<? extends Contender> contenders) throws Exception {
 		long budget = this.settings.roundBudget().toNanos();

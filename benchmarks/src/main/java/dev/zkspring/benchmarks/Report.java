@@ -46,6 +46,11 @@ final class Report {
 			.append(String.valueOf(error).replace('`', '\'').replace('\n', ' ')).append("`\n");
 	}
 
+	/** What has been written so far, without the file's head. */
+	String body() {
+		return this.body.toString();
+	}
+
 	void note(String text) {
 		this.body.append("\n").append(text).append("\n");
 	}

@@ -45,14 +45,19 @@ final class FleetSection {
 				config.add(escape(context.get("znode")) + " v" + escape(context.get("appliedVersion")) + " / v"
 						+ escape(context.get("latestVersion")) + " <span class=\"" + STYLED.getOrDefault(status, "")
 						+ "\">" + escape(status) + "</span>"
-						+ ((context.get("reason") != null) ? ": " + escape(context.get("reason")) : ""));
+						+ ((context.get("reason") != null) ? ": " + escape(context.get("reason")) : "")
+						+ canaryCell(context.get("canary")));
 			}
 			StringJoiner keys = new StringJoiner(", ");
 			for (Map<String, Object> lock : (List<Map<String, Object>>) instance.getOrDefault("locks", List.of())) {
 				keys.add(escape(lock.get("key")));
 			}
-			html.append("<tr class=\"instance\" data-instance=\"").append(escape(id)).append("\"><td>").append(escape(id))
-				.append(id.equals(self) ? " (this one)" : "").append("</td><td class=\"")
+			String canary = canaryMark(instance);
+			html.append("<tr class=\"instance").append(canary.isEmpty() ? "" : " canary").append("\" data-instance=\"")
+				.append(escape(id)).append("\"><td>").append(escape(id))
+				.append(id.equals(self) ? " (this one)" : "")
+				.append(canary.isEmpty() ? "" : " <span class=\"canary\">" + escape(canary) + "</span>")
+				.append("</td><td class=\"")
 				.append(live.startsWith("yes") ? "yes" : "no").append("\">").append(live).append("</td><td class=\"")
 				.append(leads ? "yes" : "").append("\">").append(leads ? "yes" : "no").append("</td><td>")
 				.append(escape(instance.getOrDefault("epoch", ""))).append("</td><td>")
@@ -65,6 +70,34 @@ final class FleetSection {
 		html.append("</table>");
 		html.append("<h2>The last three minutes</h2>");
 		html.append(FleetTimeline.svg(fleet, jobRuns, self, now));
+	}
+
+	/**
+	 * What marks an instance in a canary's set, such as {@code canary r7 CURRENT}; empty for the others.
+	 * @param instance one instance's fleet node content
+	 */
+	@SuppressWarnings("unchecked")
+	static String canaryMark(Map<String, Object> instance) {
+		StringJoiner marks = new StringJoiner(", ");
+		for (Map<String, Object> context : (List<Map<String, Object>>) instance.getOrDefault("config", List.of())) {
+			if (context.get("canary") instanceof Map<?, ?> canary && Boolean.TRUE.equals(canary.get("member"))) {
+				marks.add("canary r" + canary.get("revision") + " " + canary.get("status"));
+			}
+		}
+		return marks.toString();
+	}
+
+	private static String canaryCell(Object canary) {
+		if (!(canary instanceof Map<?, ?> described)) {
+			return "";
+		}
+		String status = String.valueOf(described.get("status"));
+		return "<br><span class=\"canary\">canary r" + escape(described.get("revision"))
+				+ (Boolean.TRUE.equals(described.get("member"))
+						? ": in the set, <span class=\"" + STYLED.getOrDefault(status, "") + "\">" + escape(status) + "</span>"
+								+ ((described.get("reason") != null) ? ": " + escape(described.get("reason")) : "")
+						: ": not in the set, runs the base")
+				+ "</span>";
 	}
 
 	private static String escape(Object value) {

@@ -76,6 +76,12 @@ final class FleetTimeline {
 				.append(node.isEmpty() ? "no fleet node: stopped or session gone"
 						: (gone != null) ? "stopped or session gone; last seen " + TIME.format(Instant.ofEpochMilli((Long) gone))
 						: node.containsKey("unreadable") ? "unreadable fleet node" : "leads / job / locks").append("</text>");
+			String canary = node.containsKey("unreadable") ? "" : FleetSection.canaryMark(node);
+			if (!canary.isEmpty()) {
+				// an instance running (or asked to run) a canary's candidate, marked on its lane
+				svg.append("<text class=\"canary\" x=\"120\" y=\"").append(y + 18).append("\" fill=\"#a0307a\">")
+					.append(escape(canary)).append("</text>");
+			}
 			long until = (gone != null) ? (Long) gone : now;
 			for (Map<String, Object> period : periods(node, "leader", until)) {
 				bar(svg, "leader", "#2a8f4a", y + 4, period, from, now);

@@ -4,27 +4,26 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
-import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.client.InstanceId;
 
-/** This instance's name: the id it has in the leader election (host, port and process id by default). */
+/**
+ * This instance's name: the id the fleet view, canary sets and the leader election use (zk.leader.id, else
+ * host, server.port and process id).
+ */
 @Component
 class Instance {
 
 	private final Environment environment;
 
-	private final ObjectProvider<ZkLeaderElection> election;
+	private final ObjectProvider<InstanceId> loadedAs;
 
-	Instance(Environment environment, ObjectProvider<ZkLeaderElection> election) {
+	Instance(Environment environment, ObjectProvider<InstanceId> loadedAs) {
 		this.environment = environment;
-		this.election = election;
+		this.loadedAs = loadedAs;
 	}
 
 	String id() {
-		ZkLeaderElection election = this.election.getIfAvailable();
-		if (election != null && election.isRunning()) {
-			return election.participantId();
-		}
-		return this.environment.getProperty("zk.leader.id", ZkLeaderElection.defaultParticipantId(this.environment));
+		return this.loadedAs.getIfAvailable(() -> InstanceId.resolve(this.environment)).value();
 	}
 
 }

@@ -47,7 +47,7 @@ class StatusPageController {
 			.append("<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}")
 			.append("td,th{border:1px solid #ccc;padding:.3em .8em;text-align:left}th{background:#eee}")
 			.append(".yes{color:#070;font-weight:bold}.no{color:#a00;font-weight:bold}"
-				+ ".current{color:#070}.refused{color:#a00;font-weight:bold}.pending{color:#b60}.source{color:#666}</style></head><body>");
+				+ ".current{color:#070}.refused{color:#a00;font-weight:bold}.pending{color:#b60}.source{color:#666}.canary{color:#a0307a}</style></head><body>");
 		@SuppressWarnings("unchecked")
 		Map<String, Object> config = (Map<String, Object>) status.get("config");
 		html.append("<h1>").append(escape(config.get("sample.shop.banner"))).append("</h1>");

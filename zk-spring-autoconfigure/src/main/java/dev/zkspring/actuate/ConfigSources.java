@@ -66,7 +66,10 @@ public final class ConfigSources {
 		else {
 			details.put("source", winner.getName());
 		}
-		Object value = this.sanitizer.sanitize(new SanitizableData(winner, key, winner.getProperty(key)),
+		// an encrypted value is shown as its document stores it: ciphertext, never the secret
+		Object shown = (winner instanceof ZnodePropertySource znode && znode.isEncrypted(key)) ? znode.getStoredValue(key)
+				: winner.getProperty(key);
+		Object value = this.sanitizer.sanitize(new SanitizableData(winner, key, shown),
 				showUnsanitized);
 		if (value != null) {
 			details.put("value", value.toString());

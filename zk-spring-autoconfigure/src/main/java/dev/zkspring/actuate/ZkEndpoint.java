@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.JobAnswer;
 import dev.zkspring.leader.ZkJobs;
@@ -52,6 +53,8 @@ public final class ZkEndpoint {
 	private final @Nullable ZkFleet fleet;
 
 	private final @Nullable ZkJobs jobs;
+
+	private final ConfigRevisions revisions = new ConfigRevisions();
 
 	/**
 	 * Create the endpoint.
@@ -122,7 +125,14 @@ public final class ZkEndpoint {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("connected", connected);
 		Map<String, Object> config = new LinkedHashMap<>();
-		config.put("contexts", (this.configActivity != null) ? this.configActivity.describeContexts() : List.of());
+		List<Map<String, Object>> contexts = (this.configActivity != null) ? this.configActivity.describeContexts()
+				: List.of();
+		if (connected) {
+			// the published revision beside each node version, read once per version from the history head
+			contexts.forEach((context) -> context.putAll(this.revisions.describe(this.client,
+					(String) context.get("znode"), (Integer) context.get("version"))));
+		}
+		config.put("contexts", contexts);
 		config.put("keys", this.configSources.describeKeys(this.showValues.isShown(securityContext, this.roles)));
 		body.put("config", config);
 		body.put("locks", locks());

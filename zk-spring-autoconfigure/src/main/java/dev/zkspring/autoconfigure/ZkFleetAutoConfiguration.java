@@ -15,8 +15,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.util.StringUtils;
 
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.fleet.ZkFleet;
@@ -41,11 +41,10 @@ public final class ZkFleetAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZkFleet zkFleet(CuratorFramework client, ZkProperties properties, ConfigurableEnvironment environment,
 			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
-			ObjectProvider<ZkConfigStatus> configStatus) {
+			ObjectProvider<ZkConfigStatus> configStatus, ObjectProvider<InstanceId> loadedAs) {
 		ZkLeaderElection election = elections.getIfUnique();
-		String configuredId = properties.getLeader().getId();
 		Supplier<String> id = () -> (election != null) ? election.participantId()
-				: StringUtils.hasText(configuredId) ? configuredId : ZkLeaderElection.defaultParticipantId(environment);
+				: loadedAs.getIfAvailable(() -> InstanceId.of(properties.getLeader().getId(), environment)).value();
 		return new ZkFleet(client, fleetPath(properties.getFleet().getRoot(), environment), id, environment,
 				lockTemplates.orderedStream().toList(), LeaderGroupsSettings.withGroups(elections, groups), configStatus.getIfAvailable());
 	}

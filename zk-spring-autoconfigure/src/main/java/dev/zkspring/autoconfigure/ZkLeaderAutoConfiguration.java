@@ -25,6 +25,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
@@ -61,9 +62,10 @@ public final class ZkLeaderAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
-				ZkProperties properties, Environment environment) {
+				ZkProperties properties, Environment environment, ObjectProvider<InstanceId> loadedAs) {
 			ZkProperties.Leader leader = properties.getLeader();
-			Supplier<String> participantId = participantId(leader, environment);
+			// the id the configuration was loaded as, so a canary's set and the fleet name this instance alike
+			Supplier<String> participantId = participantId(leader, environment, loadedAs);
 			SessionLease shared = lease.getIfUnique();
 			String path = latchPath(leader, environment);
 			return (shared != null)
@@ -76,10 +78,10 @@ public final class ZkLeaderAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Conditional(LeaderGroupsSettings.Configured.class)
 		ZkLeaderGroups zkLeaderGroups(CuratorFramework client, ObjectProvider<SessionLease> lease, ZkProperties properties,
-				Environment environment) {
+				Environment environment, ObjectProvider<InstanceId> loadedAs) {
 			ZkProperties.Leader leader = properties.getLeader();
 			return LeaderGroupsSettings.create(client, lease.getIfUnique(), leader, latchPath(leader, environment),
-					participantId(leader, environment));
+					participantId(leader, environment, loadedAs));
 		}
 
 		@Bean
@@ -119,9 +121,9 @@ public final class ZkLeaderAutoConfiguration {
 
 	}
 
-	static Supplier<String> participantId(ZkProperties.Leader leader, Environment environment) {
-		String id = leader.getId();
-		return () -> StringUtils.hasText(id) ? id : ZkLeaderElection.defaultParticipantId(environment);
+	static Supplier<String> participantId(ZkProperties.Leader leader, Environment environment,
+			ObjectProvider<InstanceId> loadedAs) {
+		return () -> loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment)).value();
 	}
 
 	static String latchPath(ZkProperties.Leader leader, Environment environment) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.zkspring.client.ZkClientSettings;
@@ -396,6 +397,14 @@ public class ZkProperties {
 		/** Largest context document accepted; larger ones are rejected. */
 		private DataSize maxDocumentSize = DataSize.ofMegabytes(1);
 
+		/** Keys that decrypt {cipher} values of the documents. */
+		@NestedConfigurationProperty
+		private final ZkEncryptionProperties encryption = new ZkEncryptionProperties();
+
+		public ZkEncryptionProperties getEncryption() {
+			return this.encryption;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -566,7 +575,7 @@ public class ZkProperties {
 		/** Election group, one node name; unset means spring.application.name. */
 		private @Nullable String group;
 
-		/** This instance's participant id; unset means host, port and process id. */
+		/** This instance's id in the election, fleet view and canary sets; set it for one that stays across restarts. */
 		private @Nullable String id;
 
 		/** How long a stopping leader waits for running jobs before it releases leadership. */

@@ -1,6 +1,7 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,6 +21,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
@@ -59,6 +61,8 @@ final class ConfigBootstrap {
 
 	private @Nullable ZkConfigWatcher watcher;
 
+	private @Nullable InstanceId instanceId;
+
 	/**
 	 * @param settings the bound {@code zk.*} settings
 	 * @param contexts the context znodes to read
@@ -84,6 +88,8 @@ final class ConfigBootstrap {
 	 */
 	ZkConfigPropertySource load(ConfigurableEnvironment environment) {
 		long maxBytes = maxDocumentBytes();
+		// before connecting: a key that cannot be used fails the startup, naming its property
+		ValueDecryption decryption = new ValueDecryption(this.config.encryption().cipher());
 		List<PropertySourceLocator> locators = SpringFactoriesLoader.forDefaultResourceLocation(this.classLoader)
 			.load(PropertySourceLocator.class);
 		JsonZnodePropertySourceLocator json = locators.stream()
@@ -91,7 +97,12 @@ final class ConfigBootstrap {
 			.map(JsonZnodePropertySourceLocator.class::cast)
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("the built-in JSON locator is not registered"));
-		json.configure(this.contexts, maxBytes);
+		// before any bean exists, by the rule the fleet view and the election use: a canary names instances by it
+		InstanceId instanceId = InstanceId.resolve(environment);
+		this.instanceId = instanceId;
+		json.configure(this.contexts, maxBytes, instanceId.value());
+		json.onCanaryRejection(this::canaryRejectedAtStartup);
+		json.decryptWith(decryption);
 		LocatorChain chain = new LocatorChain(locators);
 		SharedClient shared = SharedClient.start(this.config, this.classLoader, this.connectionDetails);
 		ConfigSnapshotStore snapshots = ConfigSnapshotStore.forApplication(this.config.snapshotDir(), this.contexts,
@@ -112,7 +123,7 @@ final class ConfigBootstrap {
 				}
 			}
 			else {
-				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json),
+				status = new ZkConfigStatus(startWithoutZooKeeper(shared, snapshots, json, decryption),
 						this.contexts.highestFirst());
 				located = chain.locate(environment, shared.client(), false, this.logger);
 			}
@@ -177,12 +188,16 @@ final class ConfigBootstrap {
 		}
 		loaded.json().onRejection(this::rejectedWhileRunning);
 		loaded.json().onUnreadable(ConfigBootstrap::unreadableWhileRunning);
+		loaded.json().onCanaryRejection(this::canaryRejectedWhileRunning);
 		loaded.shared().register(context);
 		logLevels.applyKeys(LocatorChain.effective(loaded.located().sources()).keySet());
 		ZkConfigWatcher watcher = new ZkConfigWatcher(context, loaded.shared().client(), loaded.chain(), this.contexts,
 				loaded.snapshots(), loaded.status(), this.config.watch(), loaded.located().sources(), logLevels);
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton(STATUS_BEAN, loaded.status());
+		if (!beanFactory.containsBean(InstanceId.BEAN_NAME)) {
+			beanFactory.registerSingleton(InstanceId.BEAN_NAME, Objects.requireNonNull(this.instanceId));
+		}
 		beanFactory.registerSingleton(WATCHER_BEAN, watcher);
 		((DefaultSingletonBeanRegistry) beanFactory).registerDisposableBean(WATCHER_BEAN, watcher::close);
 		beanFactory.registerDependentBean(SharedClient.CLIENT_BEAN, WATCHER_BEAN);
@@ -201,13 +216,13 @@ final class ConfigBootstrap {
 	}
 
 	private ZkConfigStatus.Source startWithoutZooKeeper(SharedClient shared, ConfigSnapshotStore snapshots,
-			JsonZnodePropertySourceLocator json) {
+			JsonZnodePropertySourceLocator json, ValueDecryption decryption) {
 		String unreachable = "ZooKeeper at '" + shared.connectString() + "' could not be reached within "
 				+ this.config.connectionTimeout() + " (zk.connection-timeout)";
 		List<ZnodePropertySource> snapshot;
 		String noSnapshot;
 		try {
-			snapshot = snapshots.read();
+			snapshot = decrypted(snapshots.read(), decryption, snapshots);
 			noSnapshot = snapshots.enabled() ? "there is no configuration snapshot at " + snapshots.file()
 					: "snapshots are off (zk.config.snapshot-enabled=false)";
 		}
@@ -233,16 +248,37 @@ final class ConfigBootstrap {
 		return ZkConfigStatus.Source.NONE;
 	}
 
+	/** The snapshot's sources with their {@code {cipher}} values decrypted, as those read from ZooKeeper are. */
+	private static @Nullable List<ZnodePropertySource> decrypted(@Nullable List<ZnodePropertySource> snapshot,
+			ValueDecryption decryption, ConfigSnapshotStore snapshots) throws IOException {
+		if (snapshot == null) {
+			return null;
+		}
+		List<ZnodePropertySource> decrypted = new ArrayList<>();
+		for (ZnodePropertySource source : snapshot) {
+			try {
+				decrypted.add(decryption.source(source.getZnode(), source.getVersion(), source.stored(),
+						source.getCandidate()));
+			}
+			catch (DocumentRejectedException ex) {
+				throw new IOException("the snapshot " + snapshots.file() + " holds context " + source.getZnode()
+						+ " (version " + source.getVersion() + "), and " + ex.reason());
+			}
+		}
+		return decrypted;
+	}
+
 	private void rejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
 			@Nullable ZnodePropertySource kept) {
 		String description = "The configuration in znode " + rejection.znode() + " (version " + rejection.version()
 				+ ") was rejected: " + rejection.reason() + ".";
 		if (this.config.failFast()) {
-			throw new ZkStartupException(description, "Fix the document in " + rejection.znode()
-					+ ": one UTF-8 JSON object, at most " + this.config.maxDocumentSize()
-					+ " (zk.config.max-document-size), at most " + JsonDocumentParser.MAX_DEPTH
-					+ " levels deep. Or set zk.config.fail-fast=false to start "
-					+ "without that context.");
+			String decryptionAction = ValueDecryption.action(rejection.reason());
+			throw new ZkStartupException(description, (decryptionAction != null) ? decryptionAction
+					: "Fix the document in " + rejection.znode() + ": one UTF-8 JSON object, at most "
+							+ this.config.maxDocumentSize() + " (zk.config.max-document-size), at most "
+							+ JsonDocumentParser.MAX_DEPTH + " levels deep. Or set zk.config.fail-fast=false to start "
+							+ "without that context.");
 		}
 		this.logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
 	}
@@ -275,6 +311,22 @@ final class ConfigBootstrap {
 				+ "): " + rejection.reason() + "; "
 				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
 						: "the context stays empty"));
+		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
+				rejection.reason(), rejection.key()));
+	}
+
+	private void canaryRejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
+			@Nullable ZnodePropertySource base) {
+		// a bad canary never fails the startup: the base document is there to run
+		this.logger.warn("Refused the canary in znode " + rejection.znode() + " (version " + rejection.version() + "): "
+				+ rejection.reason() + "; this instance runs the base document");
+	}
+
+	private void canaryRejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,
+			@Nullable ZnodePropertySource base) {
+		ConfigurableApplicationContext context = Objects.requireNonNull(this.context);
+		runningLogger.warn("Refused the canary in znode " + rejection.znode() + " (version " + rejection.version() + "): "
+				+ rejection.reason() + "; this instance runs the base document");
 		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
 				rejection.reason(), rejection.key()));
 	}

@@ -88,6 +88,20 @@ record ConfigContexts(String root, String name, List<String> profiles, List<Stri
 		return reversed;
 	}
 
+	/**
+	 * The canary node of a context znode ({@link ConfigLayout#canaryNode}); {@code null} under the root
+	 * {@code /}, which leaves no place for one.
+	 */
+	static @Nullable String canaryNode(String znode) {
+		ZKPaths.PathAndNode parts = ZKPaths.getPathAndNode(znode);
+		return "/".equals(parts.getPath()) ? null : ConfigLayout.canaryNode(parts.getPath(), parts.getNode());
+	}
+
+	/** The canary roots watched: one beside each root that has one. */
+	List<String> canaryRoots() {
+		return roots().stream().filter((root) -> !"/".equals(root)).map(ConfigLayout::canaryRoot).toList();
+	}
+
 	boolean contains(String znode) {
 		return this.lowestFirst.contains(znode);
 	}

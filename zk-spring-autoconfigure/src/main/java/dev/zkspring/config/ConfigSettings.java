@@ -32,11 +32,13 @@ import dev.zkspring.client.ZkClientSettings;
  * @param snapshotDir {@code zk.config.snapshot-dir}
  * @param snapshotEnabled {@code zk.config.snapshot-enabled}
  * @param maxDocumentSize {@code zk.config.max-document-size}
+ * @param encryption {@code zk.config.encryption.*}
  */
 record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duration connectionTimeout,
 		@Nullable String namespace, boolean embedded, int embeddedPort, @Nullable Path embeddedDataDir, String root,
 		String defaultContext, @Nullable String name, String profileSeparator, boolean failFast, boolean watch,
-		@Nullable Path snapshotDir, boolean snapshotEnabled, @Nullable DataSize maxDocumentSize) {
+		@Nullable Path snapshotDir, boolean snapshotEnabled, @Nullable DataSize maxDocumentSize,
+		EncryptionSettings encryption) {
 
 	/**
 	 * Bind the settings from the Environment's {@code zk.*} keys.
@@ -70,7 +72,8 @@ record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duratio
 				zk.get("config.name", String.class, null), zk.get("config.profile-separator", String.class, ","),
 				zk.get("config.fail-fast", Boolean.class, true), zk.get("config.watch", Boolean.class, true),
 				zk.get("config.snapshot-dir", Path.class, null), zk.get("config.snapshot-enabled", Boolean.class, true),
-				zk.get("config.max-document-size", DataSize.class, DataSize.ofMegabytes(1)));
+				zk.get("config.max-document-size", DataSize.class, DataSize.ofMegabytes(1)),
+				EncryptionSettings.bind(binder));
 	}
 
 	/** One {@code zk.*} key at a time, with its default. */

@@ -26,7 +26,8 @@ import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The last-known-good configuration on local disk: the accepted context documents (flattened),
+ * The last-known-good configuration on local disk: the accepted context documents (flattened, their
+ * {@code {cipher}} values as stored: ciphertext, which {@link #read} returns for decrypting again),
  * written atomically (a new temporary file written through the handle that created it, then moved)
  * and readable by the owner only, because values may be secrets. Its name identifies the application,
  * its profiles and, by a digest, the ensemble, namespace, root and contexts, so two applications of
@@ -120,7 +121,8 @@ final class ConfigSnapshotStore {
 		}
 		// by content too: a node deleted and created again starts at version 0 again
 		List<List<Object>> signature = sources.stream()
-			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.getSource()))
+			.map((source) -> List.<Object>of(source.getZnode(), source.getVersion(), source.stored(),
+					String.valueOf(source.getCandidate())))
 			.toList();
 		if (signature.equals(this.lastWritten) && Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
 			return false;
@@ -130,7 +132,13 @@ final class ConfigSnapshotStore {
 			Map<String, Object> context = new LinkedHashMap<>();
 			context.put("znode", source.getZnode());
 			context.put("version", source.getVersion());
-			context.put("properties", source.getSource());
+			context.put("properties", source.stored());
+			ZnodePropertySource.Candidate candidate = source.getCandidate();
+			if (candidate != null) {
+				// which it is: this instance ran a canary's candidate for this context, not its base document
+				context.put("canary", Map.of("znode", candidate.znode(), "version", candidate.version(), "revision",
+						candidate.revision()));
+			}
 			contexts.add(context);
 		}
 		byte[] json = mapper.writeValueAsBytes(Map.of("contexts", contexts));
@@ -181,8 +189,13 @@ final class ConfigSnapshotStore {
 				Map<?, ?> context = (Map<?, ?>) entry;
 				Map<String, String> properties = new LinkedHashMap<>();
 				((Map<?, ?>) context.get("properties")).forEach((key, value) -> properties.put((String) key, (String) value));
+				ZnodePropertySource.Candidate candidate = null;
+				if (context.get("canary") instanceof Map<?, ?> canary) {
+					candidate = new ZnodePropertySource.Candidate((String) canary.get("znode"),
+							((Number) canary.get("version")).intValue(), ((Number) canary.get("revision")).longValue());
+				}
 				sources.add(new ZnodePropertySource((String) context.get("znode"), ((Number) context.get("version")).intValue(),
-						properties));
+						properties, candidate));
 			}
 			return sources;
 		}

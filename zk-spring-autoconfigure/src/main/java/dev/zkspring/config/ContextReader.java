@@ -2,7 +2,9 @@ package dev.zkspring.config;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.RetryLoop;
 import org.apache.curator.framework.CuratorFramework;
@@ -18,8 +20,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the context documents in multi-reads small enough for the client's packet limit
- * ({@code jute.maxbuffer}): one reply over it is a lost connection, not an error. Sizes come from a
- * stat of each node first; the documents are packed into batches of at most half the limit (room for
+ * ({@code jute.maxbuffer}): one reply over it is a lost connection, not an error. Sizes come from
+ * the previous load when every context has one (so a reload is one multi-read, one round trip),
+ * else from a stat of each node first; a multi planned on remembered sizes that loses the connection
+ * (a document grew past them) is read again the careful way, stat first. The documents are packed into batches of at most half the limit (room for
  * a document growing in between), a larger one read alone, and one too large to be read at all
  * within the limit is not read but reported. When several batches were needed, every node is looked
  * at again: if none changed since it was read, all documents held together at one point of the
@@ -38,8 +42,16 @@ final class ContextReader {
 
 	private final CuratorFramework client;
 
+	/** Each context's size at the last read (0 when missing), shared by the reads of one locator. */
+	private final Map<String, Integer> knownSizes;
+
 	ContextReader(CuratorFramework client) {
+		this(client, new ConcurrentHashMap<>());
+	}
+
+	ContextReader(CuratorFramework client, Map<String, Integer> knownSizes) {
 		this.client = client;
+		this.knownSizes = knownSizes;
 	}
 
 	/** The client's packet limit: no reply may be larger. */
@@ -51,29 +63,92 @@ final class ContextReader {
 	/** Every context, in the order given. */
 	List<Read> read(List<String> znodes) throws Exception {
 		int limit = packetLimit();
+		List<@Nullable Stat> remembered = remembered(znodes);
+		if (remembered != null) {
+			try {
+				Attempt attempt = readAll(znodes, remembered, limit, false);
+				if (attempt.consistent()) {
+					return remember(attempt.reads());
+				}
+			}
+			catch (KeeperException ex) {
+				// a reply over the packet limit (a document grew past its remembered size) loses the connection;
+				// that and the other faults the careful path retries go there, without the remembered sizes
+				if (!retriable(ex.code())) {
+					throw ex;
+				}
+				this.knownSizes.clear();
+			}
+		}
 		List<Read> reads = List.of();
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 			List<@Nullable Stat> sizes = new ArrayList<>();
 			for (String znode : znodes) {
 				sizes.add(readable(znode));
 			}
-			List<List<Integer>> batches = batches(sizes, limit);
-			Read[] read = new Read[znodes.size()];
-			for (List<Integer> batch : batches) {
-				readBatch(znodes, sizes, batch, limit, read);
-				afterBatch.run();
-			}
-			reads = List.of(read);
-			if (batches.size() <= 1 || unchanged(reads)) {
-				return reads;
+			Attempt read = readAll(znodes, sizes, limit, true);
+			reads = read.reads();
+			if (read.consistent()) {
+				break;
 			}
 		}
-		// changed under every attempt: the latest read stands, and the watch brings the next change
+		// when changed under every attempt, the latest read stands, and the watch brings the next change
+		return remember(reads);
+	}
+
+	private static boolean retriable(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.OPERATIONTIMEOUT
+				|| code == KeeperException.Code.SESSIONMOVED || code == KeeperException.Code.SESSIONEXPIRED;
+	}
+
+	/** The reads, and whether they hold together (one batch, or several none of whose nodes changed since). */
+	private Attempt readAll(List<String> znodes, List<@Nullable Stat> sizes, int limit, boolean retry)
+			throws Exception {
+		List<List<Integer>> batches = batches(sizes, limit);
+		Read[] read = new Read[znodes.size()];
+		for (List<Integer> batch : batches) {
+			readBatch(znodes, sizes, batch, limit, read, retry);
+			afterBatch.run();
+		}
+		List<Read> reads = List.of(read);
+		return new Attempt(reads, batches.size() <= 1 || unchanged(reads));
+	}
+
+	private record Attempt(List<Read> reads, boolean consistent) {
+	}
+
+	/** Sizes from the previous read as stats, or {@code null} when a context has none. */
+	private @Nullable List<@Nullable Stat> remembered(List<String> znodes) {
+		List<@Nullable Stat> sizes = new ArrayList<>();
+		for (String znode : znodes) {
+			Integer size = this.knownSizes.get(znode);
+			if (size == null) {
+				return null;
+			}
+			Stat stat = new Stat();
+			stat.setDataLength(size);
+			sizes.add(stat);
+		}
+		return sizes;
+	}
+
+	private List<Read> remember(List<Read> reads) {
+		for (Read read : reads) {
+			if (read.stat() != null && read.tooLargeFor() == 0) {
+				this.knownSizes.put(read.znode(), read.stat().getDataLength());
+			}
+			else if (read.error() == KeeperException.Code.NONODE) {
+				this.knownSizes.put(read.znode(), 0);
+			}
+			else {
+				this.knownSizes.remove(read.znode());
+			}
+		}
 		return reads;
 	}
 
 	private void readBatch(List<String> znodes, List<@Nullable Stat> sizes, List<Integer> batch, int limit,
-			Read[] read) throws Exception {
+			Read[] read, boolean retry) throws Exception {
 		if (batch.size() == 1) {
 			Stat stat = sizes.get(batch.get(0));
 			if (stat != null && stat.getDataLength() + OVERHEAD > limit) {
@@ -82,7 +157,9 @@ final class ContextReader {
 			}
 		}
 		List<Op> ops = batch.stream().map((i) -> Op.getData(path(znodes.get(i)))).toList();
-		List<OpResult> results = RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().multi(ops));
+		// without retry when planned on remembered sizes: the same multi would lose the connection again
+		List<OpResult> results = retry ? RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().multi(ops))
+				: zooKeeper().multi(ops);
 		for (int j = 0; j < batch.size(); j++) {
 			String znode = znodes.get(batch.get(j));
 			if (results.get(j) instanceof OpResult.GetDataResult data) {

@@ -22,7 +22,8 @@ import org.springframework.core.env.PropertySource;
  * good version; the first rejection of each node version goes to the {@link RejectionHandler}, which
  * fails the startup, logs, or publishes an event. A context that cannot be read (no permission) keeps
  * its last good version too, without affecting the others, and makes the load incomplete (no snapshot
- * is written from it).
+ * is written from it). A context whose canary names this instance gets the candidate in place of its
+ * base document ({@link CanaryDocuments}).
  */
 final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ordered {
 
@@ -30,9 +31,16 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 
 	private final Map<String, Long> rejected = new ConcurrentHashMap<>();
 
+	/** Each context's size at the last load, so a reload is one multi-read ({@link ContextReader}). */
+	private final Map<String, Integer> knownSizes = new ConcurrentHashMap<>();
+
 	private volatile @Nullable ConfigContexts contexts;
 
 	private volatile @Nullable JsonDocumentParser parser;
+
+	private volatile @Nullable CanaryDocuments canaries;
+
+	private volatile ValueDecryption decryption = ValueDecryption.NONE;
 
 	private volatile RejectionHandler rejectionHandler = (rejection, kept) -> {
 	};
@@ -51,9 +59,26 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		return 0;
 	}
 
-	void configure(ConfigContexts contexts, long maxDocumentBytes) {
+	/**
+	 * @param contexts the context znodes to read
+	 * @param maxDocumentBytes the largest document accepted
+	 * @param instanceId this instance's id, which a canary names to give it the candidate
+	 */
+	void configure(ConfigContexts contexts, long maxDocumentBytes, String instanceId) {
 		this.contexts = contexts;
-		this.parser = new JsonDocumentParser(maxDocumentBytes);
+		JsonDocumentParser parser = new JsonDocumentParser(maxDocumentBytes);
+		this.parser = parser;
+		this.canaries = new CanaryDocuments(instanceId, parser, () -> this.decryption);
+	}
+
+	/** Where a refused canary node or candidate is reported (the base document stays in force). */
+	void onCanaryRejection(RejectionHandler handler) {
+		Objects.requireNonNull(this.canaries, "not configured").onRejection(handler);
+	}
+
+	/** How {@code {cipher}} values are decrypted; a document holding one is refused until keys are given. */
+	void decryptWith(ValueDecryption decryption) {
+		this.decryption = decryption;
 	}
 
 	void onRejection(RejectionHandler rejectionHandler) {
@@ -80,7 +105,9 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		}
 		ConfigContexts contexts = Objects.requireNonNull(this.contexts, "not configured");
 		List<String> znodes = contexts.highestFirst();
-		List<ContextReader.Read> reads = new ContextReader(client).read(znodes);
+		List<ContextReader.Read> reads = new ContextReader(client, this.knownSizes).read(znodes);
+		CanaryDocuments canaries = Objects.requireNonNull(this.canaries);
+		Map<String, CanaryDocuments.Read> canaryReads = canaries.read(client, znodes);
 		boolean complete = true;
 		List<PropertySource<?>> sources = new ArrayList<>();
 		for (ContextReader.Read read : reads) {
@@ -104,15 +131,20 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 					this.unreadable.remove(znode);
 					this.lastGood.remove(znode);
 					this.rejected.remove(znode);
-					continue;
+					source = null;
 				}
-				// this context cannot be read (an ACL for another identity...): the others still can
-				complete = false;
-				source = this.lastGood.get(znode);
-				if (this.unreadable.put(znode, code) != code) {
-					this.unreadableHandler.unreadable(znode, code, source);
+				else {
+					// this context cannot be read (an ACL for another identity...): the others still can
+					complete = false;
+					source = this.lastGood.get(znode);
+					if (this.unreadable.put(znode, code) != code) {
+						this.unreadableHandler.unreadable(znode, code, source);
+					}
 				}
 			}
+			// a canary naming this instance replaces the base document, whatever state that is in
+			source = canaries.choose(znode, (read.stat() != null) ? read.stat().getVersion() : -1, source,
+					canaryReads.get(znode));
 			if (source != null) {
 				sources.add(source);
 			}
@@ -129,7 +161,7 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 	private @Nullable ZnodePropertySource accept(String znode, byte @Nullable [] data, Stat stat) {
 		try {
 			Map<String, String> properties = Objects.requireNonNull(this.parser).parse((data != null) ? data : new byte[0]);
-			ZnodePropertySource source = new ZnodePropertySource(znode, stat.getVersion(), properties);
+			ZnodePropertySource source = this.decryption.source(znode, stat.getVersion(), properties);
 			this.lastGood.put(znode, source);
 			this.rejected.remove(znode);
 			return source;

@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.commons.logging.Log;
 import org.apache.curator.framework.CuratorFramework;
@@ -98,14 +99,24 @@ final class LocatorChain {
 		ZkConfigPropertySource composite = composite(enumerable);
 		Map<String, @Nullable Object> values = new LinkedHashMap<>();
 		for (String name : composite.getPropertyNames()) {
-			values.put(name, composite.getProperty(name));
+			values.put(name, atRest(enumerable, name, composite.getProperty(name)));
 		}
 		// a key set to {} is no property, but setting or removing it changes what binds under it
 		composite.clearedMapKeys().forEach((key) -> values.putIfAbsent(key, CLEARED_MAP_VALUE));
 		return values;
 	}
 
-	/** What one round of locating produced. */
+	/** An encrypted value as its document stores it, so diffs and events carry ciphertext, never the secret. */
+	private static @Nullable Object atRest(List<PropertySource<?>> sources, String name, @Nullable Object value) {
+		for (PropertySource<?> source : sources) {
+			if (source.containsProperty(name)) {
+				return (source instanceof ZnodePropertySource znode && znode.isEncrypted(name)
+						&& Objects.equals(znode.getProperty(name), value)) ? znode.getStoredValue(name) : value;
+			}
+		}
+		return value;
+	}
+
 	/** The sources that come from context znodes, as the snapshot stores them. */
 	static List<ZnodePropertySource> znodeSources(List<PropertySource<?>> sources) {
 		return sources.stream().filter(ZnodePropertySource.class::isInstance).map(ZnodePropertySource.class::cast).toList();

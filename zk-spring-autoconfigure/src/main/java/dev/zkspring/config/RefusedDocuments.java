@@ -79,7 +79,8 @@ final class RefusedDocuments {
 	}
 
 	static boolean same(ZnodePropertySource a, ZnodePropertySource b) {
-		return a.getVersion() == b.getVersion() && a.getSource().equals(b.getSource());
+		return a.getVersion() == b.getVersion() && a.getSource().equals(b.getSource())
+				&& java.util.Objects.equals(a.getCandidate(), b.getCandidate());
 	}
 
 }

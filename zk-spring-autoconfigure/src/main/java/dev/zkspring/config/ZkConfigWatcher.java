@@ -112,6 +112,25 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 				cache.start();
 				this.caches.add(cache);
 			}
+			// the canaries beside the documents, in caches of their own: what the tool writes beside them
+			// (history) reloads nothing
+			for (String canaryRoot : this.contexts.canaryRoots()) {
+				CuratorCache cache = CuratorCache.builder(this.client, canaryRoot)
+					.withStorage(CuratorCacheStorage.dataNotCached())
+					.build();
+				cache.listenable().addListener(CuratorCacheListener.builder().forAll(this::canaryChanged).build());
+				cache.start();
+				this.caches.add(cache);
+			}
+		}
+	}
+
+	private void canaryChanged(CuratorCacheListener.Type type, @Nullable ChildData before, @Nullable ChildData after) {
+		ChildData data = (after != null) ? after : before;
+		if (data != null && this.contexts.lowestFirst().stream()
+			.anyMatch((znode) -> data.getPath().equals(ConfigContexts.canaryNode(znode)))) {
+			requestReload();
+			this.changeHandled.accept(data);
 		}
 	}
 
@@ -251,6 +270,12 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		}
 		// a removed key is found where it was: report the version that removed it
 		int version = candidate.getZnodeVersions().getOrDefault(path, -1);
+		ZnodePropertySource.Candidate canary = (document != null) ? document.getCandidate() : null;
+		if (canary != null) {
+			// a canary's candidate is refused, not the base document: name the canary node
+			path = canary.znode();
+			version = canary.version();
+		}
 		String key = refusal.key();
 		String target = refusal.target();
 		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): "

@@ -15,13 +15,15 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.ConfigurableEnvironment;
 
+import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.config.ZnodePropertySource;
 
 /**
  * Per config context znode: the version in force (from the Environment), the newest version in
  * ZooKeeper (read with a watch, so a write no event reports still wakes the publisher) and the last
- * refusal (znode, version, reason naming keys; never a value).
+ * refusal (znode, version, reason naming keys; never a value), and the published revision in force
+ * (its number and message, or that it was written outside the tool).
  */
 final class ConfigState {
 
@@ -35,6 +37,10 @@ final class ConfigState {
 
 	private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
 
+	private final ConfigRevisions revisions = new ConfigRevisions();
+
+	private final CanaryState canaries = new CanaryState();
+
 	ConfigState(ConfigurableEnvironment environment) {
 		this.environment = environment;
 	}
@@ -45,6 +51,10 @@ final class ConfigState {
 		if (key != null && !reason.contains(key)) {
 			reason = reason + " (key '" + key + "')";
 		}
+		if (CanaryState.isCanaryNode(event.getZnode())) {
+			this.canaries.refused(event, reason);
+			return;
+		}
 		this.refusals.put(event.getZnode(), new Refusal(event.getVersion(), reason));
 	}
 
@@ -52,8 +62,10 @@ final class ConfigState {
 	 * Describe every context, asking ZooKeeper for each one's newest version.
 	 * @param client a connected client
 	 * @param watcher told when a context node changes next
+	 * @param instanceId this instance's id, which a canary names to give it the candidate
 	 */
-	List<Map<String, Object>> describe(CuratorFramework client, CuratorWatcher watcher) throws Exception {
+	List<Map<String, Object>> describe(CuratorFramework client, CuratorWatcher watcher, String instanceId)
+			throws Exception {
 		List<Map<String, Object>> described = new ArrayList<>();
 		for (ZnodePropertySource context : ZnodePropertySource.inForce(this.environment)) {
 			Stat stat = client.checkExists().usingWatcher(watcher).forPath(context.getZnode());
@@ -63,6 +75,7 @@ final class ConfigState {
 			details.put("znode", context.getZnode());
 			details.put("appliedVersion", applied);
 			details.put("latestVersion", latest);
+			details.putAll(this.revisions.describe(client, context.getZnode(), applied));
 			Refusal refusal = this.refusals.get(context.getZnode());
 			if (applied == latest) {
 				details.put("status", CURRENT);
@@ -74,6 +87,7 @@ final class ConfigState {
 			else {
 				details.put("status", PENDING);
 			}
+			canary(details, this.canaries.describe(client, watcher, context.getZnode(), context, instanceId));
 			described.add(details);
 		}
 		// a context refused before it was ever accepted is not in the Environment: it is listed all the same
@@ -88,6 +102,7 @@ final class ConfigState {
 					details.put("latestVersion", stat.getVersion());
 					details.put("status", REFUSED);
 					details.put("reason", refused.getValue().reason());
+					canary(details, this.canaries.describe(client, watcher, refused.getKey(), null, instanceId));
 					described.add(details);
 				}
 			}
@@ -96,8 +111,16 @@ final class ConfigState {
 	}
 
 
+	private static void canary(Map<String, Object> details, @Nullable Map<String, Object> canary) {
+		if (canary != null) {
+			details.put("canary", canary);
+		}
+	}
+
 	static boolean settled(List<Map<String, Object>> config) {
-		return config.stream().noneMatch((context) -> PENDING.equals(context.get("status")));
+		return config.stream()
+			.noneMatch((context) -> PENDING.equals(context.get("status")) || (context.get("canary") instanceof Map<?, ?> canary
+					&& PENDING.equals(canary.get("status"))));
 	}
 
 	private record Refusal(int version, @Nullable String reason) {

@@ -10,6 +10,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.zkspring.config.ConfigRevisions;
+
 /**
  * One fleet node's data as the view shows it: only the fields an instance writes, each of the type it
  * writes, and the node's name as its id (whatever the data says). Anyone who may write under the fleet
@@ -66,7 +68,11 @@ final class NodeContent {
 				throw new Unreadable("'" + at + ".status' is none of " + STATUSES);
 			}
 			described.put("status", status);
+			optional(described, context, ConfigRevisions.REVISION, NodeContent::number);
+			optional(described, context, ConfigRevisions.MESSAGE, NodeContent::text);
+			optional(described, context, ConfigRevisions.OUTSIDE, NodeContent::bool);
 			optional(described, context, "reason", NodeContent::text);
+			optional(described, context, "canary", NodeContent::canary);
 			return described;
 		}));
 		optional(node, root, "locks", (parent, field) -> list(parent, field, (lock, at) -> Map.of("key",
@@ -82,6 +88,27 @@ final class NodeContent {
 		optional(node, root, "updated", NodeContent::number);
 		optional(node, root, "truncated", NodeContent::bool);
 		return node;
+	}
+
+	private static Map<String, Object> canary(JsonNode parent, String field) throws Unreadable {
+		JsonNode canary = parent.get(field);
+		if (!canary.isObject()) {
+			throw new Unreadable("'" + field + "' is not an object");
+		}
+		Map<String, Object> described = new LinkedHashMap<>();
+		described.put("znode", text(canary, "znode"));
+		optional(described, canary, "revision", NodeContent::number);
+		described.put("member", bool(canary, "member"));
+		described.put("runsCandidate", bool(canary, "runsCandidate"));
+		if (canary.hasNonNull("status")) {
+			String status = text(canary, "status");
+			if (!STATUSES.contains(status)) {
+				throw new Unreadable("'" + field + ".status' is none of " + STATUSES);
+			}
+			described.put("status", status);
+		}
+		optional(described, canary, "reason", NodeContent::text);
+		return described;
 	}
 
 	private static void optional(Map<String, Object> target, JsonNode parent, String field, Field reader)

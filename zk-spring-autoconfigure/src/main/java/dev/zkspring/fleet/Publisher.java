@@ -14,8 +14,10 @@ import org.apache.zookeeper.WatchedEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes this instance's node on one thread. Requests made while a write is queued are coalesced into
- * it, so a burst of lock calls costs one write. A document that is not settled yet (a context whose
+ * Writes this instance's node on one thread. A write starts {@link #COALESCE_MILLIS} after the request
+ * that queued it, and requests made meanwhile are coalesced into it: one configuration change asks
+ * three times within milliseconds (the context node's watch, the change event, the refresh event), and
+ * a fleet of N instances then costs the ensemble's leader N writes per change, not 3N. A document that is not settled yet (a context whose
  * newest version is neither applied nor refused, or a configuration still from the snapshot) is looked
  * at again a few times, because the config center applies a write that changes no value without an event.
  */
@@ -26,6 +28,9 @@ final class Publisher implements CuratorWatcher {
 	private static final long RECHECK_MILLIS = 500;
 
 	private static final int RECHECKS = 20;
+
+	/** How long a queued write waits for the requests that follow it. */
+	static final long COALESCE_MILLIS = 50;
 
 	/** The least time between writes that {@link #requestPaced()} asks for. */
 	static final long PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
@@ -110,7 +115,7 @@ final class Publisher implements CuratorWatcher {
 	private void queue() {
 		if (this.running && this.queued.compareAndSet(false, true)) {
 			try {
-				this.thread.execute(this::write);
+				this.thread.schedule(this::write, COALESCE_MILLIS, TimeUnit.MILLISECONDS);
 			}
 			catch (RuntimeException ex) {
 				this.queued.set(false);

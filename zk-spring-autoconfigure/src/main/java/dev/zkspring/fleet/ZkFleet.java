@@ -114,7 +114,9 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	/**
 	 * Every live instance of this application as its node describes it, sorted by id (the node's name):
 	 * {@code id}, {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest
-	 * version, {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING), {@code locks},
+	 * version, {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING; while a canary runs,
+	 * {@code canary}: its node, {@code revision}, {@code member}, {@code runsCandidate} and, for a member,
+	 * the candidate's {@code status} and {@code reason}), {@code locks},
 	 * {@code recent}; a node that is not an instance's (not JSON, wrong fields, persistent, too large)
 	 * has only {@code id} and {@code unreadable}, the reason. Asked of ZooKeeper while connected;
 	 * otherwise (never blocking) the last list read, each entry marked {@code "stale": true}.
@@ -241,7 +243,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		if (this.configStatus != null) {
 			node.put("configSource", this.configStatus.getSource().name());
 		}
-		List<Map<String, Object>> config = this.config.describe(this.client, this.publisher);
+		List<Map<String, Object>> config = this.config.describe(this.client, this.publisher, String.valueOf(this.id));
 		node.put("config", config);
 		List<Map<String, Object>> locks = new ArrayList<>();
 		for (ZkLockTemplate template : this.lockTemplates) {

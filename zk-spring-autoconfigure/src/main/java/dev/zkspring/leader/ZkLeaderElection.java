@@ -1,7 +1,5 @@
 package dev.zkspring.leader;
 
-import java.io.IOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +16,7 @@ import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 
+import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.OwnedPaths;
 import dev.zkspring.client.SessionLease;
 
@@ -104,21 +103,14 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	}
 
 	/**
-	 * The participant id used when {@code zk.leader.id} is not set: host name, server port (when the
-	 * application has one) and process id, such as {@code app1.example.com:8080#4711}.
+	 * The participant id used when {@code zk.leader.id} is not set: host name, {@code server.port} (when
+	 * set and not 0) and process id, such as {@code app1.example.com:8080#4711}; the rule of
+	 * {@link InstanceId}, so the fleet view, canary sets and the election name an instance alike.
 	 * @param environment where to find the port
 	 * @return the id
 	 */
 	public static String defaultParticipantId(Environment environment) {
-		String host;
-		try {
-			host = InetAddress.getLocalHost().getHostName();
-		}
-		catch (IOException ex) {
-			host = "localhost";
-		}
-		String port = environment.getProperty("local.server.port", environment.getProperty("server.port", ""));
-		return host + (port.isEmpty() ? "" : ":" + port) + "#" + ProcessHandle.current().pid();
+		return InstanceId.generated(environment);
 	}
 
 	@Override

@@ -35,6 +35,8 @@ import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.lock.ZkLock;
 import dev.zkspring.lock.ZkLockContext;
 import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.publish.Change;
+import dev.zkspring.publish.ConfigPublisher;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,6 +73,9 @@ class ZkEndpointIntegrationTests {
 	@AfterEach
 	void cleanUp() throws Exception {
 		this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
+		if (this.writer.checkExists().forPath("/config.meta") != null) {
+			this.writer.delete().deletingChildrenIfNeeded().forPath("/config.meta");
+		}
 		if (this.writer.checkExists().forPath("/fleet") != null) {
 			this.writer.delete().deletingChildrenIfNeeded().forPath("/fleet");
 		}
@@ -87,9 +92,10 @@ class ZkEndpointIntegrationTests {
 				.satisfies((instance) -> assertThat(instance).containsEntry("id", "node-1")
 					.containsEntry("leader", true)
 					.containsEntry("config", List.of(
-							Map.of("znode", "/config/orders", "appliedVersion", 0, "latestVersion", 0, "status", "CURRENT"),
+							Map.of("znode", "/config/orders", "appliedVersion", 0, "latestVersion", 0, "status", "CURRENT",
+									"writtenOutsideTool", true),
 							Map.of("znode", "/config/application", "appliedVersion", 0, "latestVersion", 0, "status",
-									"CURRENT")))));
+									"CURRENT", "writtenOutsideTool", true)))));
 			assertThat(endpoint.section("fleet").toString()).doesNotContain("hello").doesNotContain("pw-app");
 			assertThat(endpoint.section("nothing")).isNull();
 		});
@@ -203,6 +209,25 @@ class ZkEndpointIntegrationTests {
 	@SuppressWarnings("unchecked")
 	private static Map<String, Map<String, Object>> keys(Map<String, Object> body) {
 		return (Map<String, Map<String, Object>>) ((Map<String, Object>) body.get("config")).get("keys");
+	}
+
+	@Test
+	void eachContextShowsThePublishedRevisionAndMessageBesideItsVersionOrThatItWasWrittenOutsideTheTool()
+			throws Exception {
+		this.runner.run((context) -> {
+			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
+			assertThat(contexts(endpoint.zookeeper(SecurityContext.NONE)))
+				.allSatisfy((described) -> assertThat(described).containsEntry("writtenOutsideTool", true));
+			new ConfigPublisher(this.writer, "/config").put("orders",
+					"{\"shop\":{\"greeting\":\"hi\"}}".getBytes(StandardCharsets.UTF_8), Change.by("alice", "say hi"));
+			await().atMost(WAIT).untilAsserted(() -> assertThat(contexts(endpoint.zookeeper(SecurityContext.NONE)))
+				.filteredOn((described) -> "/config/orders".equals(described.get("znode")))
+				.singleElement()
+				.satisfies((described) -> assertThat(described).containsEntry("version", 1)
+					.containsEntry("revision", 2L)
+					.containsEntry("revisionMessage", "say hi")
+					.doesNotContainKey("writtenOutsideTool")));
+		});
 	}
 
 	@SuppressWarnings("unchecked")

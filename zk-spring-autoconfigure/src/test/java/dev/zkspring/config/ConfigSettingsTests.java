@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
+import dev.zkspring.autoconfigure.ZkEncryptionProperties;
 import dev.zkspring.autoconfigure.ZkProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +46,11 @@ class ConfigSettingsTests {
 				Map.entry("zk.config.profile-separator", "-"), Map.entry("zk.config.fail-fast", "false"),
 				Map.entry("zk.config.watch", "false"), Map.entry("zk.config.snapshot-dir", "/s"),
 				Map.entry("zk.config.snapshot-enabled", "false"),
-				Map.entry("zk.config.max-document-size", "64KB"), Map.entry("zk.lock.root", "/l"),
+				Map.entry("zk.config.max-document-size", "64KB"), Map.entry("zk.config.encryption.key", "k"),
+				Map.entry("zk.config.encryption.keys.k2026", "k2"), Map.entry("zk.config.encryption.key-store.location", "/e.p12"),
+				Map.entry("zk.config.encryption.key-store.password", "ep"),
+				Map.entry("zk.config.encryption.key-store.alias", "a"), Map.entry("zk.config.encryption.key-store.type", "JCEKS"),
+				Map.entry("zk.config.encryption.key-store.key-password", "kp"), Map.entry("zk.lock.root", "/l"),
 				Map.entry("zk.leader.root", "/e"));
 		assertThat(ConfigSettings.bind(binder(values))).isEqualTo(fromProperties(values));
 	}
@@ -90,7 +96,13 @@ class ConfigSettingsTests {
 				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
 				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
 				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
-				config.isSnapshotEnabled(), config.getMaxDocumentSize());
+				config.isSnapshotEnabled(), config.getMaxDocumentSize(), encryption(config.getEncryption()));
+	}
+
+	private static EncryptionSettings encryption(ZkEncryptionProperties encryption) {
+		ZkEncryptionProperties.KeyStore store = encryption.getKeyStore();
+		return new EncryptionSettings(encryption.getKey(), new TreeMap<>(encryption.getKeys()), store.getLocation(),
+				store.getPassword(), store.getAlias(), store.getType(), store.getKeyPassword());
 	}
 
 }

@@ -32,7 +32,7 @@ final class PropertiesPage {
 		}
 		page.append("\nThe `zookeeper` actuator endpoint also reads `management.endpoint.zookeeper.show-values` and\n");
 		page.append("`management.endpoint.zookeeper.roles`, as Boot's endpoints do\n");
-		page.append("([the `zookeeper` endpoint](operations.md#the-zookeeper-endpoint-read-only)).\n");
+		page.append("([the `zookeeper` endpoint](operations.md#the-zookeeper-endpoint)).\n");
 		page.append("\n## Limits\n\n");
 		page.append("Values from ZooKeeper documents cannot switch these: zk-spring reads its own properties from\n");
 		page.append("`application.yml`, the command line, system properties and the environment before it connects.\n");

@@ -29,6 +29,8 @@ import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.publish.Change;
+import dev.zkspring.publish.ConfigPublisher;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +59,7 @@ class ZkFleetIntegrationTests {
 
 	@AfterEach
 	void cleanUp() throws Exception {
-		for (String path : List.of("/config", "/fleet")) {
+		for (String path : List.of("/config", "/config.meta", "/fleet")) {
 			if (this.writer.checkExists().forPath(path) != null) {
 				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
 			}
@@ -169,6 +171,27 @@ class ZkFleetIntegrationTests {
 			}
 			await().atMost(WAIT).untilAsserted(() -> assertThat(fleet(one)).singleElement()
 				.satisfies((instance) -> assertThat(instance).doesNotContainKey("stale")));
+		});
+	}
+
+	@Test
+	void everyInstanceShowsThePublishedRevisionAndMessageAndAWriteOutsideTheTool() throws Exception {
+		runner("node-1").run((one) -> {
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).singleElement()
+				.satisfies((context) -> assertThat(context).containsEntry("writtenOutsideTool", true)));
+			new ConfigPublisher(this.writer, "/config").put("orders",
+					"{\"shop\":{\"limit\":7,\"greeting\":\"v1\"}}".getBytes(StandardCharsets.UTF_8),
+					Change.by("alice", "raise the limit"));
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).singleElement()
+				.satisfies((context) -> assertThat(context).containsEntry("appliedVersion", 1)
+					.containsEntry("revision", 2L)
+					.containsEntry("revisionMessage", "raise the limit")
+					.doesNotContainKey("writtenOutsideTool")));
+			write(ZNODE, "{\"shop\":{\"limit\":8,\"greeting\":\"v1\"}}");
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).singleElement()
+				.satisfies((context) -> assertThat(context).containsEntry("appliedVersion", 2)
+					.containsEntry("writtenOutsideTool", true)
+					.doesNotContainKey("revision")));
 		});
 	}
 

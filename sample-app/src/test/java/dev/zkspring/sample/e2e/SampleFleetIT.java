@@ -326,12 +326,12 @@ class SampleFleetIT {
 	@Order(15)
 	void theToursCommandsRunTwiceWithoutAnError() throws Exception {
 		TourCommands tour = new TourCommands(zkPort, a.port(), b.port(), c.port());
-		String config = tour.block("zk set /config/sample");
+		String config = tour.block("zkc put sample");
 		String stock = tour.block("/stock/apple/deduct");
 		for (int run = 1; run <= 2; run++) {
 			String configOutput = TourCommands.run(config);
 			assertThat(configOutput).as("config commands, run %d", run).doesNotContain("ERROR")
-				.contains("hi from ZooKeeper");
+				.contains("friendlier greeting");
 			String stockOutput = TourCommands.run(stock);
 			assertThat(stockOutput).as("stock demo, run %d", run).doesNotContain("ERROR")
 				.contains("sold 100, refused 20, overlaps 0");

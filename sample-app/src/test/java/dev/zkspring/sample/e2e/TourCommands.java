@@ -34,6 +34,7 @@ final class TourCommands {
 			String commands = block.substring(0, Math.max(0, block.indexOf("```")));
 			if (commands.contains(marker)) {
 				String local = commands.replace("sample-app/target/sample-app.jar", SampleProcess.jar().toString())
+					.replace("zk-spring-cli/target/zk-spring-cli.jar", cliJar())
 					.replace("localhost:2181", "127.0.0.1:" + this.zkPort)
 					.replace("for p in 8080 8081 8082",
 							"for p in " + this.ports[0] + " " + this.ports[1] + " " + this.ports[2])
@@ -43,6 +44,14 @@ final class TourCommands {
 			}
 		}
 		throw new AssertionError("No bash block with '" + marker + "' in the README's tour");
+	}
+
+	/** The publishing tool's jar, which the build packages before the sample's end-to-end tests run. */
+	private static String cliJar() {
+		java.nio.file.Path jar = Paths.get(System.getProperty("basedir", ".")).toAbsolutePath().getParent()
+			.resolve("zk-spring-cli/target/zk-spring-cli.jar");
+		assertThat(jar).as("the tour's tool: build it first (mvn -pl zk-spring-cli -am package)").exists();
+		return jar.toString();
 	}
 
 	/** Runs the commands with bash; returns what they printed (stdout and stderr), after a zero exit status. */

@@ -1,0 +1,227 @@
+package dev.zkspring.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A canary under faults: nodes that are not a canary's, a candidate that is not a document, a connection
+ * cut and a session expired while the canary changes.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ZkConfigCanaryFaultTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static final String ORDERS = "/config/orders";
+
+	private static final String CANDIDATE = "{\"shop\":{\"greeting\":\"candidate\"}}";
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	private CuttableProxy proxy;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		String connect = zk.connectString();
+		this.proxy = new CuttableProxy(Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1)));
+		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
+			.withBean(ConfigTestSupport.EventRecorder.class)
+			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",
+					"zk.leader.id=node-1");
+		ConfigTestSupport.write(this.writer, ORDERS, "{\"shop\":{\"greeting\":\"base\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		this.proxy.close();
+		CanaryFixture.deleteAll(this.writer);
+	}
+
+	@Test
+	void aMalformedCanaryNodeIsRefusedNamingItsZnodeAndTheBaseStays(CapturedOutput output) {
+		List<String> malformed = List.of("{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"{\\\"shop\\\":{\\\"greeting\\\":\\\"secret-in-bad-json\\\"}",
+				"this is not json secret-raw",
+				"{\"revision\":1,\"document\":\"{\\\"shop\\\":{\\\"greeting\\\":\\\"secret-no-set\\\"}}\"}",
+				"{\"revision\":1,\"instances\":[\"node-1\"],\"document\":{\"shop\":{\"greeting\":\"secret-object\"}}}",
+				"{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[\\\"secret-array\\\"]\"}");
+		List<String> reasons = List.of("not valid JSON", "not valid JSON", "field 'instances' is missing",
+				"field 'document' is not the candidate document as one JSON string", "not a JSON object");
+		this.runner.run((context) -> {
+			ConfigTestSupport.EventRecorder events = context.getBean(ConfigTestSupport.EventRecorder.class);
+			for (int i = 0; i < malformed.size(); i++) {
+				int refused = events.rejections.size();
+				CanaryFixture.writeRaw(this.writer, "orders", malformed.get(i));
+				await().atMost(WAIT).until(() -> events.rejections.size() > refused);
+				ZkConfigRejectedEvent rejection = events.rejections.get(events.rejections.size() - 1);
+				assertThat(rejection.getZnode()).isEqualTo(CanaryFixture.node("orders"));
+				assertThat(rejection.getReason()).contains(reasons.get(i)).doesNotContain("secret");
+				assertThat(greeting(context)).isEqualTo("base");
+			}
+			assertThat(output).contains("Refused the canary in znode /config.meta/canary/orders").doesNotContain("secret");
+			// a good canary after the bad ones is applied
+			CanaryFixture.start(this.writer, "orders", 2, List.of("node-1"), CANDIDATE);
+			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
+		});
+	}
+
+	@Test
+	void aMemberStartingWithAMalformedCanaryStartsOnTheBase(CapturedOutput output) throws Exception {
+		CanaryFixture.writeRaw(this.writer, "orders", "{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[]\"}");
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(greeting(context)).isEqualTo("base");
+			assertThat(output).contains("Refused the canary in znode /config.meta/canary/orders (version 0)");
+		});
+	}
+
+	@Test
+	void aMemberStartingWithACandidateItCannotBindFailsNamingTheKeyAndTheCanaryNode(CapturedOutput output)
+			throws Exception {
+		CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
+				"{\"shop\":{\"owner\":{\"age\":\"secret-not-an-age\"}}}");
+		assertThatException().isThrownBy(() -> ConfigTestSupport.run("--" + zk.connectProperty(),
+				"--zk.config.snapshot-dir=" + this.snapshots, "--zk.leader.id=node-1", "--spring.main.banner-mode=off")
+			.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Correct the value of 'shop.owner.age' in znode /config.meta/canary/orders")
+			.doesNotContain("secret-not-an-age");
+		// an instance outside the set starts on the base
+		ConfigTestSupport.run("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots.resolve("other"),
+				"--zk.leader.id=node-2", "--spring.main.banner-mode=off").close();
+	}
+
+	@Test
+	void anEncryptedCandidateValueReachesTheMemberAndStaysCiphertextInItsSnapshot(CapturedOutput output) {
+		String key = ConfigCipher.generateKey();
+		String encrypted = ConfigCipher.ofKey(key).encrypt("secret-candidate-password");
+		this.runner.withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
+					"{\"shop\":{\"greeting\":\"" + encrypted + "\"}}");
+			await().atMost(WAIT).until(() -> "secret-candidate-password".equals(greeting(context)));
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readString(snapshot)).contains(encrypted)
+				.contains("\"canary\""));
+			assertThat(Files.readString(snapshot)).doesNotContain("secret-candidate-password");
+		});
+		assertThat(output).doesNotContain("secret-candidate-password");
+	}
+
+	@Test
+	void aCanaryEndedWhileTheConnectionIsCutIsNoticedOnReconnect() {
+		this.runner.run((context) -> {
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+			this.proxy.cut();
+			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			CanaryFixture.end(this.writer, "orders");
+			this.proxy.heal();
+			await().atMost(WAIT).until(() -> "base".equals(greeting(context)));
+			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
+				.isEqualTo(session);
+		});
+	}
+
+	@Test
+	void aCanaryStartedWhileTheSessionExpiredIsAppliedOnTheNewSession() {
+		this.runner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+			long session = zooKeeper.getSessionId();
+			this.proxy.cut();
+			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			expire(session, zooKeeper.getSessionPasswd());
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			this.proxy.heal();
+			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
+			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
+				.isNotEqualTo(session);
+			// and the new session's watch sees the end of it
+			CanaryFixture.end(this.writer, "orders");
+			await().atMost(WAIT).until(() -> "base".equals(greeting(context)));
+		});
+	}
+
+	@Test
+	void writingHistoryOrAnotherContextsCanaryReloadsNothing() throws Exception {
+		this.runner.run((context) -> {
+			ConfigTestSupport.EventRecorder events = context.getBean(ConfigTestSupport.EventRecorder.class);
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
+			int changes = events.changes.size();
+			List<String> handled = new CopyOnWriteArrayList<>();
+			CountDownLatch ours = new CountDownLatch(1);
+			context.getBean(ZkConfigWatcher.class).onChangeHandled((data) -> {
+				handled.add(data.getPath());
+				if (data.getPath().equals(CanaryFixture.node("orders"))) {
+					ours.countDown();
+				}
+			});
+			ConfigTestSupport.write(this.writer, ConfigLayout.historyNode(CanaryFixture.ROOT, "orders"), "{\"revision\":1}");
+			ConfigTestSupport.write(this.writer, ConfigLayout.canaryNode(CanaryFixture.ROOT, "payments"), "{}");
+			// a write the watcher does handle, after them: once it is seen, the two before it were passed over
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			assertThat(ours.await(20, TimeUnit.SECONDS)).isTrue();
+			assertThat(handled).containsExactly(CanaryFixture.node("orders"));
+			assertThat(events.changes).hasSize(changes);
+			assertThat(events.rejections).isEmpty();
+		});
+	}
+
+	/** Take the session over on a direct connection and close it: the server ends it at once. */
+	private static void expire(long session, byte[] password) throws Exception {
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper twin = new ZooKeeper(zk.connectString(), 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, session, password);
+		try {
+			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			twin.close();
+		}
+	}
+
+	private static String greeting(ConfigurableApplicationContext context) {
+		return context.getEnvironment().getProperty("shop.greeting");
+	}
+
+}

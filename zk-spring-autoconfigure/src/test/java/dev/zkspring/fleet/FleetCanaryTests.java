@@ -1,0 +1,93 @@
+package dev.zkspring.fleet;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.zkspring.config.ConfigCanary;
+import dev.zkspring.config.ConfigLayout;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a tool reads of a canary from the fleet: each live instance's own report, and PENDING for a member
+ * that has not reported the canary's current revision. Fleet nodes written here as instances write them.
+ */
+class FleetCanaryTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final String FLEET = "/fleet/orders";
+
+	private static final String ORDERS = "/config/orders";
+
+	private CuratorFramework client;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.client = zk.newClient();
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		for (String path : List.of("/fleet", "/config.meta")) {
+			if (this.client.checkExists().forPath(path) != null) {
+				this.client.delete().deletingChildrenIfNeeded().forPath(path);
+			}
+		}
+	}
+
+	@Test
+	void withoutACanaryNodeNoInstanceIsListed() throws Exception {
+		instance("node-1", null);
+		assertThat(FleetCanary.read(this.client, FLEET, ORDERS)).isEmpty();
+	}
+
+	@Test
+	void aMemberThatHasNotReportedTheCurrentRevisionIsPendingAndTheOthersHaveNoStatus() throws Exception {
+		canary(2, List.of("node-1", "node-2", "node-3"));
+		instance("node-1", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":true,"
+				+ "\"runsCandidate\":true,\"status\":\"CURRENT\"}");
+		instance("node-2", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":1,\"member\":true,"
+				+ "\"runsCandidate\":true,\"status\":\"CURRENT\"}");
+		instance("node-3", null);
+		instance("node-4", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":false,"
+				+ "\"runsCandidate\":false}");
+		assertThat(FleetCanary.read(this.client, FLEET, ORDERS)).containsExactly(
+				new FleetCanary("node-1", true, true, 2L, FleetCanary.CURRENT, null),
+				new FleetCanary("node-2", true, true, 1L, FleetCanary.PENDING, null),
+				new FleetCanary("node-3", true, false, null, FleetCanary.PENDING, null),
+				new FleetCanary("node-4", false, false, 2L, null, null));
+	}
+
+	@Test
+	void aRefusalIsReadWithItsReason() throws Exception {
+		canary(3, List.of("node-1"));
+		instance("node-1", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":3,\"member\":true,"
+				+ "\"runsCandidate\":false,\"status\":\"REFUSED\",\"reason\":\"cannot convert (key 'shop.limit')\"}");
+		assertThat(FleetCanary.read(this.client, FLEET, ORDERS))
+			.containsExactly(new FleetCanary("node-1", true, false, 3L, FleetCanary.REFUSED, "cannot convert (key 'shop.limit')"));
+	}
+
+	private void canary(long revision, List<String> instances) throws Exception {
+		this.client.create().creatingParentsIfNeeded().forPath(ConfigLayout.canaryNode("/config", "orders"),
+				new ConfigCanary(revision, instances, 0, 0, "test", null, "{}").toJson());
+	}
+
+	private void instance(String id, String canary) throws Exception {
+		String node = "{\"id\":\"" + id + "\",\"leader\":false,\"config\":[{\"znode\":\"" + ORDERS
+				+ "\",\"appliedVersion\":0,\"latestVersion\":0,\"status\":\"CURRENT\""
+				+ ((canary != null) ? ",\"canary\":" + canary : "") + "}]}";
+		this.client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+			.forPath(FLEET + "/" + id, node.getBytes(StandardCharsets.UTF_8));
+	}
+
+}

@@ -1,0 +1,176 @@
+package dev.zkspring.fleet;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.config.ZkConfigInitializer;
+import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What a configuration change costs one instance when the fleet is large, counted by the server (its
+ * JMX bean of the instance's connection): the instance publishes its own node and reads its own
+ * contexts, and never the other instances' nodes, so the cost has no term in the fleet's size.
+ */
+class FleetScaleTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static final String ZNODE = "/config/orders";
+
+	private static final int OTHERS = 300;
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		write("{\"shop\":{\"limit\":5}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		for (String path : List.of("/config", "/fleet")) {
+			if (this.writer.checkExists().forPath(path) != null) {
+				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
+			}
+		}
+	}
+
+	@Test
+	void aConfigChangeCostsAnInstanceFarFewerRequestsThanTheFleetHasNodes() {
+		runner().run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			ZkFleet fleet = context.getBean(ZkFleet.class);
+			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
+			for (int i = 0; i < OTHERS; i++) {
+				this.writer.create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/other-" + i,
+						("{\"id\":\"other-" + i + "\",\"leader\":false,\"config\":[],\"locks\":[],\"recent\":[]}")
+							.getBytes(StandardCharsets.UTF_8));
+			}
+			long before = packetsReceived(client);
+			write("{\"shop\":{\"limit\":6}}");
+			await().atMost(WAIT).until(() -> applied(own(client)) == 1);
+			long requests = packetsReceived(client) - before;
+			// reading the other nodes would cost at least one request each
+			assertThat(requests).as("requests of the instance's session for one change").isLessThan(30);
+			assertThat(fleet.instances()).hasSize(OTHERS + 1);
+		});
+	}
+
+	@Test
+	void aConfigChangeWritesTheInstancesFleetNodeOnceNotOncePerEventItCauses() {
+		runner().run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
+			int before = settledVersion();
+			write("{\"shop\":{\"limit\":6}}");
+			await().atMost(WAIT).until(() -> applied(own(client)) == 1);
+			// the node's watch, the change event and the refresh event all ask for a write within milliseconds
+			assertThat(settledVersion() - before).as("fleet node writes for one change").isLessThanOrEqualTo(2);
+		});
+	}
+
+	/** The fleet node's version once it has not changed for a second. */
+	private int settledVersion() {
+		int[] version = { -1 };
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).during(Duration.ofSeconds(1)).until(() -> {
+			int now = this.writer.checkExists().forPath("/fleet/orders/node-1").getVersion();
+			boolean same = now == version[0];
+			version[0] = now;
+			return same;
+		});
+		return version[0];
+	}
+
+	@SuppressWarnings("unchecked")
+	private int applied(Map<String, Object> node) {
+		List<Map<String, Object>> config = (List<Map<String, Object>>) node.get("config");
+		return (config == null || config.isEmpty()) ? -1 : ((Number) config.get(0).get("appliedVersion")).intValue();
+	}
+
+	private Map<String, Object> own(CuratorFramework client) throws Exception {
+		byte[] data = this.writer.getData().forPath("/fleet/orders/node-1");
+		return tools.jackson.databind.json.JsonMapper.builder().build().readValue(data, Map.class);
+	}
+
+	/** Requests the server received on this client's connection so far. */
+	static long packetsReceived(CuratorFramework client) throws Exception {
+		String session = "0x" + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId());
+		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+		for (ObjectName name : server.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null)) {
+			if (name.toString().contains("Connections") && session.equals(server.getAttribute(name, "SessionId"))) {
+				return (Long) server.getAttribute(name, "PacketsReceived");
+			}
+		}
+		throw new IllegalStateException("no connection bean for session " + session);
+	}
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withInitializer((context) -> context.getBeanFactory()
+				.setConversionService(ApplicationConversionService.getSharedInstance()))
+			.withInitializer(new ZkConfigInitializer())
+			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
+					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class))
+			.withBean(Shop.class)
+			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+					"spring.application.name=orders", "zk.leader.id=node-1", "zk.session-timeout=10s",
+					"zk.leader.enabled=true");
+	}
+
+	private void write(String json) throws Exception {
+		byte[] data = json.getBytes(StandardCharsets.UTF_8);
+		if (this.writer.checkExists().forPath(ZNODE) == null) {
+			this.writer.create().creatingParentsIfNeeded().forPath(ZNODE, data);
+		}
+		else {
+			this.writer.setData().forPath(ZNODE, data);
+		}
+	}
+
+	@RefreshScope
+	static class Shop {
+
+		@Value("${shop.limit}")
+		int limit;
+
+	}
+
+}

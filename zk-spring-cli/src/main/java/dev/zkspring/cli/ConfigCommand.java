@@ -1,0 +1,122 @@
+package dev.zkspring.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import dev.zkspring.publish.ConfigCanaries;
+import dev.zkspring.publish.ConfigMetadata;
+import dev.zkspring.publish.ConfigPublisher;
+import dev.zkspring.publish.MetadataFinding;
+import dev.zkspring.publish.PublishException;
+
+/** {@code zk-spring config ...}: the commands on context documents, and what they share. */
+@Command(name = "config", mixinStandardHelpOptions = true,
+		description = "Read, publish, compare and roll back context documents (one JSON object per context znode).",
+		subcommands = { GetCommand.class, PutCommand.class, DiffCommand.class, HistoryCommand.class,
+				RollbackCommand.class, ExportCommand.class, ImportCommand.class, EncryptCommand.class,
+				CanaryCommand.class, CanaryStatusCommand.class, PromoteCommand.class, AbortCommand.class },
+		footerHeading = "%nExit status:%n", footer = Exits.HELP)
+final class ConfigCommand {
+
+	@ParentCommand
+	ZkSpringCli cli;
+
+	@Spec
+	CommandSpec spec;
+
+	/** Work with a connected publisher; the client is closed afterwards. */
+	<T> T withPublisher(CheckOptions checks, Action<T> action) throws Exception {
+		return withBoth(checks, (publisher, canaries) -> action.run(publisher));
+	}
+
+	/** Work with connected canaries; the client is closed afterwards. */
+	<T> T withCanaries(CheckOptions checks, CanaryAction<T> action) throws Exception {
+		return withBoth(checks, (publisher, canaries) -> action.run(canaries));
+	}
+
+	/** Work with a publisher and canaries on one connection (one session per command); closed afterwards. */
+	<T> T withBoth(CheckOptions checks, BothAction<T> action) throws Exception {
+		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
+			String root = this.cli.connection.root;
+			return action.run(new ConfigPublisher(client, root, checks.maxDocumentBytes()),
+					new ConfigCanaries(client, root, checks.maxDocumentBytes()));
+		}
+	}
+
+	/** A document from a file, or from stdin for {@code -}. */
+	byte[] read(String file) {
+		if ("-".equals(file)) {
+			try {
+				return this.cli.in.readAllBytes();
+			}
+			catch (IOException ex) {
+				throw new PublishException(PublishException.Reason.NOT_FOUND, "cannot read the document from stdin");
+			}
+		}
+		try {
+			return Files.readAllBytes(Path.of(file));
+		}
+		catch (IOException ex) {
+			throw new PublishException(PublishException.Reason.NOT_FOUND, "file " + file + " cannot be read ("
+					+ ex.getClass().getSimpleName() + "): name an existing JSON file, or - for stdin");
+		}
+	}
+
+	/**
+	 * Check a flat document against the application's metadata: warnings go to stderr; errors (or, with
+	 * --strict, warnings) refuse the document.
+	 */
+	void checkAgainst(CheckOptions checks, String context, Map<String, String> document) {
+		if (checks.against == null) {
+			return;
+		}
+		List<MetadataFinding> findings = ConfigMetadata.load(checks.against)
+			.check(Ciphertexts.seeThrough(document, this.cli.env, (note) -> this.spec.commandLine().getErr()
+				.println("note: context '" + context + "': " + note)));
+		MetadataFinding refusing = null;
+		for (MetadataFinding finding : findings) {
+			boolean refuses = finding.error() || checks.strict;
+			if (refuses && refusing == null) {
+				refusing = finding;
+			}
+			this.spec.commandLine().getErr().println(((refuses) ? "error: " : "warning: ") + "context '" + context + "': "
+					+ finding.message());
+		}
+		if (refusing != null) {
+			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': "
+					+ refusing.message() + (refusing.error() ? "" : " (--strict)") + "; nothing was written");
+		}
+	}
+
+	@FunctionalInterface
+	interface BothAction<T> {
+
+		T run(ConfigPublisher publisher, ConfigCanaries canaries) throws Exception;
+
+	}
+
+	@FunctionalInterface
+	interface CanaryAction<T> {
+
+		T run(ConfigCanaries canaries) throws Exception;
+
+	}
+
+	@FunctionalInterface
+	interface Action<T> {
+
+		T run(ConfigPublisher publisher) throws Exception;
+
+	}
+
+}
