@@ -34,9 +34,10 @@ public final class ZkQuartzAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkJobs zkJobs(ZkLeaderElection election, ZkProperties properties, Environment environment) {
+	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkProperties properties,
+			Environment environment) {
 		ZkProperties.Quartz quartz = properties.getQuartz();
-		return new ZkJobs(election, environment, quartz.getHistorySize(), quartz.getRequestTimeout());
+		return new ZkJobs(election, groups.getIfUnique(), environment, quartz.getHistorySize(), quartz.getRequestTimeout());
 	}
 
 	@Bean

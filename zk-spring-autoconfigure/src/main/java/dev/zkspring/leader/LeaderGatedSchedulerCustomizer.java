@@ -1,5 +1,6 @@
 package dev.zkspring.leader;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -101,33 +102,45 @@ public final class LeaderGatedSchedulerCustomizer
 		for (SchedulerFactoryBean factory : this.factories) {
 			Scheduler scheduler = factory.getScheduler();
 			ZkLeaderGroups grouped = this.groups;
-			Set<SchedulerGate> leading = new HashSet<>();
-			SchedulerGate gate = (grouped != null) ? new SchedulerGate(scheduler, this.election, this.onRevoke,
-					(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true)
-					: new SchedulerGate(scheduler, this.election, this.onRevoke);
 			try {
-				if (grouped != null) {
-					checkGroupedJobsExist(scheduler, grouped);
-				}
-				gate.attach();
-				if (this.jobs != null) {
-					gate.operate(this.jobs);
-				}
-				this.gates.add(gate);
-				if (grouped != null) {
-					for (var group : grouped.elections().entrySet()) {
-						SchedulerGate groupGate = new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
-								(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading,
-								false);
-						groupGate.attach();
-						this.gates.add(groupGate);
+				if (grouped == null) {
+					SchedulerGate gate = new SchedulerGate(scheduler, this.election, this.onRevoke);
+					gate.attach();
+					if (this.jobs != null) {
+						gate.operate(this.jobs);
 					}
+					this.gates.add(gate);
+					continue;
 				}
+				checkGroupedJobsExist(scheduler, grouped);
+				List<SchedulerGate> shared = gatesOf(scheduler, grouped);
+				for (SchedulerGate gate : shared) {
+					gate.attach();
+				}
+				if (this.jobs != null) {
+					this.jobs.held((job) -> shared.stream().anyMatch((gate) -> gate.holds(job)));
+					shared.get(0).operate(this.jobs);
+					shared.subList(1, shared.size()).forEach((gate) -> gate.operatedBy(this.jobs));
+				}
+				this.gates.addAll(shared);
 			}
 			catch (SchedulerException ex) {
 				throw new IllegalStateException("Could not gate Quartz scheduler with leadership", ex);
 			}
 		}
+	}
+
+	/** The application's gate (the jobs of no group) first, then one per leader group, sharing the scheduler. */
+	private List<SchedulerGate> gatesOf(Scheduler scheduler, ZkLeaderGroups grouped) {
+		Set<SchedulerGate> leading = new HashSet<>();
+		List<SchedulerGate> gates = new ArrayList<>();
+		gates.add(new SchedulerGate(scheduler, this.election, this.onRevoke,
+				(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true));
+		for (var group : grouped.elections().entrySet()) {
+			gates.add(new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
+					(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading, false));
+		}
+		return gates;
 	}
 
 	private static void checkGroupedJobsExist(Scheduler scheduler, ZkLeaderGroups groups) throws SchedulerException {

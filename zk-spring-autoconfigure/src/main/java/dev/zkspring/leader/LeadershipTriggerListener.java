@@ -5,6 +5,7 @@ import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.quartz.JobExecutionContext;
 import org.quartz.JobKey;
 import org.quartz.Trigger;
@@ -32,17 +33,21 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	private final String name;
 
+	/** With leader groups, the gate's hold on its jobs, whose grant a firing waits for; {@code null} without. */
+	private final @Nullable JobHold hold;
+
 	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions) {
-		this(election, executions, (job) -> true, "");
+		this(election, executions, (job) -> true, "", null);
 	}
 
 	/** A gate deciding only the jobs it owns (those of one leader group) and abstaining from the others. */
 	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions, Predicate<JobKey> owns,
-			String nameSuffix) {
+			String nameSuffix, @Nullable JobHold hold) {
 		this.election = election;
 		this.executions = executions;
 		this.owns = owns;
 		this.name = "zk-leader-gate" + nameSuffix;
+		this.hold = hold;
 	}
 
 	@Override
@@ -63,7 +68,7 @@ final class LeadershipTriggerListener implements TriggerListener {
 		// from here on a drain waits for this firing: decided, then ended
 		this.executions.deciding(context);
 		Date fireTime = context.getScheduledFireTime();
-		long epoch = (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
+		long epoch = (this.hold != null && !this.hold.awaitGrant(this.election, trigger)) ? 0 : (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
 				: this.election.epoch();
 		if (epoch == 0) {
 			this.executions.vetoed(context);

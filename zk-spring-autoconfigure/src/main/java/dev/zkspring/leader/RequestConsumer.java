@@ -21,7 +21,8 @@ import org.quartz.TriggerKey;
 import dev.zkspring.leader.JobRequests.Request;
 
 /**
- * The leader's side of job requests: while this instance leads, it reads the pending requests and
+ * The leader's side of job requests: while this instance leads (the application's election, or the
+ * leader group of the requested job), it reads the pending requests for its jobs and
  * consumes each once, in a transaction fenced by its leadership that deletes the request (at the
  * version it read) and creates the answer. A pause or resume commits its record in that transaction;
  * a run schedules a one-shot trigger, and the request is consumed in the transaction that records that
@@ -74,7 +75,8 @@ final class RequestConsumer {
 		for (String child : children) {
 			if (!running.contains(this.requests.requests + "/" + child)) {
 				Request request = this.requests.read(child);
-				if (request != null && this.election.isLeader()) {
+				// with leader groups, each request is the business of the election that runs its job
+				if (request != null && this.jobs.electionOf(request.job()) == this.election && this.election.isLeader()) {
 					handle(request);
 				}
 			}

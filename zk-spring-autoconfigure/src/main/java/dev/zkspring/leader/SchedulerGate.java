@@ -52,12 +52,18 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	/** The gate of the application's own election: it alone records triggers scheduled at runtime. */
 	private final boolean primary;
 
+	/** With leader groups: holds this gate's jobs while its election does not lead here; {@code null} without. */
+	private final @Nullable JobHold hold;
+
 	/** The job operations told of each grant, {@code null} without them. */
 	private volatile @Nullable ZkJobs jobs;
 
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
-		this(scheduler, election, onRevoke, (job) -> true, new HashSet<>(), true);
+		this(scheduler, election, onRevoke, ALL, new HashSet<>(), true);
 	}
+
+	/** The jobs of the only gate of a scheduler: all of them. */
+	static final Predicate<JobKey> ALL = (job) -> true;
 
 	/**
 	 * A gate for the jobs one election owns on a scheduler other gates share.
@@ -73,15 +79,19 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		this.owns = owns;
 		this.leading = leading;
 		this.primary = primary;
+		this.hold = (primary && owns == ALL) ? null : new JobHold(scheduler, owns);
 		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
 		this.executions = new GatedExecutions(election.records().inFlightJobs(), primary ? "" : "-" + election.latchPath());
 	}
 
-	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
+	/** Install the veto (and hold the jobs), then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.executions.attach(this.scheduler.getListenerManager());
+		if (this.hold != null) {
+			this.hold.hold();
+		}
 		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election,
-				this.executions, this.owns, this.primary ? "" : "-" + this.election.latchPath()));
+				this.executions, this.owns, this.primary ? "" : "-" + this.election.latchPath(), this.hold));
 		if (this.primary) {
 			this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
 		}
@@ -92,6 +102,16 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	void operate(ZkJobs operations) throws SchedulerException {
 		operations.attach(this.scheduler);
 		this.jobs = operations;
+	}
+
+	/** Tell the job operations another gate of this scheduler took under operation of each grant. */
+	void operatedBy(ZkJobs operations) {
+		this.jobs = operations;
+	}
+
+	/** Whether this gate holds the job now (leader groups: its election does not lead here). */
+	boolean holds(JobKey job) {
+		return this.hold != null && this.hold.holds(job);
 	}
 
 	void detach() {
@@ -106,8 +126,11 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 					resumeAfterRecordedFireTimes();
 					recoverInterruptedJobs(event.getEpoch());
 					ZkJobs operations = this.jobs;
-					if (operations != null) {
-						operations.granted(this.scheduler);
+					if (this.hold != null) {
+						this.hold.release(operations);
+					}
+					else if (operations != null) {
+						operations.granted(this.scheduler, this.owns);
 					}
 				};
 				if (this.primary) {
@@ -143,6 +166,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 							+ " revoked (" + event.getReason() + ")");
 				}
 			}
+			if (this.hold != null) {
+				this.hold.hold();
+			}
 			if (this.onRevoke == RevokePolicy.INTERRUPT) {
 				interruptRunningJobs();
 			}
@@ -165,9 +191,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	}
 
 	/**
-	 * Before this leader starts the scheduler: move each trigger past the last fire time a leader of the
-	 * group started, so no fire time runs twice; fire times after it (the leaderless gap) are left to the
-	 * trigger's misfire instruction.
+	 * Before this leader starts the scheduler (or, with leader groups, releases its held jobs): move each
+	 * trigger to the first fire time after the last one a leader of the group started, so no fire time runs
+	 * twice; fire times after it (the leaderless gap) run late, or as the trigger's misfire instruction says.
 	 */
 	private void resumeAfterRecordedFireTimes() throws SchedulerException {
 		for (TriggerKey key : this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup())) {
@@ -183,8 +209,14 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 				logger.warn("Could not read the last fire time of " + key + "; it resumes from its own schedule: " + ex);
 				continue;
 			}
-			Date next = (trigger != null) ? trigger.getNextFireTime() : null;
-			if (last.isEmpty() || next == null || next.getTime() > last.getAsLong()) {
+			Date next = trigger.getNextFireTime();
+			if (last.isEmpty() || next == null) {
+				continue;
+			}
+			Date resumeAt = trigger.getFireTimeAfter(new Date(last.getAsLong()));
+			// a held trigger stopped where this instance last led, or vetoed here: it may lie before the
+			// fire times of the handover gap, which no leader started; the single election's standby keeps it there
+			if ((this.hold != null) ? next.equals(resumeAt) : next.getTime() > last.getAsLong()) {
 				continue;
 			}
 			if (beyondSchedule(trigger, last.getAsLong())) {
@@ -194,12 +226,15 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 						+ "schedule. Delete the znode.");
 				continue;
 			}
-			Date resumeAt = trigger.getFireTimeAfter(new Date(last.getAsLong()));
 			if (resumeAt == null) {
 				this.scheduler.unscheduleJob(key);
 			}
 			else {
-				this.scheduler.rescheduleJob(key, trigger.getTriggerBuilder().startAt(resumeAt).build());
+				Trigger moved = trigger.getTriggerBuilder().startAt(resumeAt).build();
+				this.scheduler.rescheduleJob(key, moved);
+				if (this.hold != null) {
+					this.hold.keepHeld(moved);
+				}
 			}
 			logger.info("Trigger " + key + " resumes after " + new Date(last.getAsLong())
 					+ ", the last fire time a leader started");

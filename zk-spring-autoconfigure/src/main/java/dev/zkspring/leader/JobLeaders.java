@@ -1,0 +1,83 @@
+package dev.zkspring.leader;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.quartz.JobKey;
+import org.quartz.TriggerKey;
+
+/**
+ * Which election's leader runs each job — its leader group's, else the application's — and, per
+ * election, the consumer of the requests for its jobs. Every request, pause record and run history
+ * stays in the one tree beside the application's latch node; a request is consumed in a transaction
+ * fenced by the leadership of the election that runs its job, so a group's leader carries it out once.
+ */
+final class JobLeaders {
+
+	private static final Log logger = LogFactory.getLog(JobLeaders.class);
+
+	private final ZkLeaderElection election;
+
+	private final @Nullable ZkLeaderGroups groups;
+
+	/** By election (the application's, then each group's). */
+	private final Map<ZkLeaderElection, RequestConsumer> consumers;
+
+	JobLeaders(ZkLeaderElection election, @Nullable ZkLeaderGroups groups, JobRequests requests, ZkJobs jobs) {
+		this.election = election;
+		this.groups = groups;
+		Map<ZkLeaderElection, RequestConsumer> byElection = new LinkedHashMap<>();
+		byElection.put(election, new RequestConsumer(election, requests, jobs));
+		if (groups != null) {
+			groups.elections().values().forEach((group) -> byElection.put(group, new RequestConsumer(group, requests, jobs)));
+		}
+		this.consumers = byElection;
+		// a run request is consumed by the firing that carries it out, fenced by the election that runs the job
+		this.consumers.forEach((owner, consumer) -> owner.records().firingOperations = consumer::onFiring);
+	}
+
+	/** The election whose leader runs the job. */
+	ZkLeaderElection electionOf(JobKey job) {
+		String group = leaderGroupOf(job);
+		ZkLeaderElection grouped = (group != null && this.groups != null) ? this.groups.election(group) : null;
+		return (grouped != null) ? grouped : this.election;
+	}
+
+	/** The leader group of a job, or {@code null} for the application's own election. */
+	@Nullable String leaderGroupOf(JobKey job) {
+		return (this.groups != null) ? this.groups.groupOf(job.getName()).orElse(null) : null;
+	}
+
+	RequestConsumer consumer(JobKey job) {
+		return consumerOf(electionOf(job));
+	}
+
+	RequestConsumer consumerOf(ZkLeaderElection owner) {
+		return this.consumers.get(owner);
+	}
+
+	/** A firing ended here: the consumer that scheduled it, if any, forgets it. */
+	void ended(TriggerKey trigger) {
+		this.consumers.values().forEach((consumer) -> consumer.ended(trigger));
+	}
+
+	/** Each consumer whose election leads here consumes what is pending for its jobs. */
+	void poll(String requests) {
+		for (RequestConsumer consumer : this.consumers.values()) {
+			try {
+				consumer.poll();
+			}
+			catch (Exception ex) {
+				logger.debug("Could not read the job requests in " + requests + ": " + ex);
+			}
+		}
+	}
+
+	void detach() {
+		this.consumers.keySet().forEach((owner) -> owner.records().firingOperations = null);
+	}
+
+}
