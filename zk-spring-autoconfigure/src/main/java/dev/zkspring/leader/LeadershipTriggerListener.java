@@ -67,9 +67,19 @@ final class LeadershipTriggerListener implements TriggerListener {
 		}
 		// from here on a drain waits for this firing: decided, then ended
 		this.executions.deciding(context);
+		Runnable hook = this.election.records().beforeDecision;
+		if (hook != null) {
+			hook.run();
+		}
 		Date fireTime = context.getScheduledFireTime();
-		long epoch = (this.hold != null && !this.hold.awaitGrant(this.election, trigger)) ? 0 : (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
-				: this.election.epoch();
+		long epoch;
+		if (this.hold != null && !this.hold.awaitGrant(this.election, trigger)) {
+			epoch = 0;
+		}
+		else {
+			epoch = (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
+					: this.election.epoch();
+		}
 		if (epoch == 0) {
 			this.executions.vetoed(context);
 			this.election.firingVetoed();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,32 @@ class LeaderGroupsHandoverTests {
 		assertThat(gaps).as("fire times after which the next one of the lattice did not run, a's last was " + lastOfA)
 			.isEmpty();
 		assertThat(GroupedJobsApp.runs("alpha", "b")).allMatch((run) -> run.fireTime() > lastOfA);
+	}
+
+	@Test
+	void aFiringDecidedOnlyOnceTheInstanceLeadsTheGroupRunsNoFireTimeTwice() {
+		Instance a = this.instances.start("a");
+		Instance b = this.instances.start("b");
+		await().atMost(Duration.ofSeconds(10)).until(() -> leads(a, "one") && leads(a, "two"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> election(b, "one").participants().size() == 2
+				&& election(b, "two").participants().size() == 2);
+		assertThat(election(a, "two").stepBack()).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> leads(b, "two"));
+		// any firing of group one's job on b while b does not lead it is held until b leads it: a trigger of a
+		// group this instance does not lead must not fire at all, or such a firing runs a fire time again
+		AtomicBoolean armed = new AtomicBoolean(true);
+		election(b, "one").records().beforeDecision = () -> {
+			if (!leads(b, "one") && armed.getAndSet(false)) {
+				await().atMost(Duration.ofSeconds(10)).until(() -> leads(b, "one"));
+			}
+		};
+		int before = GroupedJobsApp.runs("alpha", "a").size();
+		await().atMost(Duration.ofSeconds(5)).until(() -> GroupedJobsApp.runs("alpha", "a").size() >= before + 3);
+
+		assertThat(election(a, "one").stepBack()).isTrue();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> GroupedJobsApp.runs("alpha", "b").size() >= 5);
+		assertThat(GroupedJobsApp.runs("alpha").stream().map(Run::fireTime).toList()).doesNotHaveDuplicates();
 	}
 
 	@Test
