@@ -26,15 +26,30 @@ final class JobLeaders {
 	/** By election (the application's, then each group's). */
 	private final Map<ZkLeaderElection, RequestConsumer> consumers;
 
-	JobLeaders(ZkLeaderElection election, @Nullable ZkLeaderGroups groups, JobRequests requests, ZkJobs jobs) {
+	JobLeaders(ZkLeaderElection election, @Nullable ZkLeaderGroups groups, JobRequests requests, ZkJobs jobs,
+			Runnable wake) {
 		this.election = election;
 		this.groups = groups;
 		Map<ZkLeaderElection, RequestConsumer> byElection = new LinkedHashMap<>();
-		byElection.put(election, new RequestConsumer(election, requests, jobs));
+		byElection.put(election, new RequestConsumer(election, requests, jobs, wake));
 		if (groups != null) {
-			groups.elections().values().forEach((group) -> byElection.put(group, new RequestConsumer(group, requests, jobs)));
+			groups.elections().values().forEach((group) -> byElection.put(group, new RequestConsumer(group, requests, jobs, wake)));
 		}
 		this.consumers = byElection;
+		// a new leader consumes what is pending at once, and from then on is woken by its watch
+		LeadershipListener onGrant = new LeadershipListener() {
+
+			@Override
+			public void leadershipGranted(LeadershipGrantedEvent event) {
+				wake.run();
+			}
+
+			@Override
+			public void leadershipRevoked(LeadershipRevokedEvent event) {
+			}
+
+		};
+		this.consumers.keySet().forEach((owner) -> owner.addListener(onGrant));
 		// a run request is consumed by the firing that carries it out, fenced by the election that runs the job
 		this.consumers.forEach((owner, consumer) -> owner.records().firingOperations = consumer::onFiring);
 	}

@@ -66,6 +66,11 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 
 	private volatile Map<String, Entry> entries = Map.of();
 
+	/** How often a leader reads the requests without being woken. */
+	static final Duration RECHECK = Duration.ofSeconds(5);
+
+	private final java.util.concurrent.atomic.AtomicBoolean pollQueued = new java.util.concurrent.atomic.AtomicBoolean();
+
 	/**
 	 * Create the job operations of the application's election.
 	 * @param election the application's election
@@ -92,10 +97,11 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		this.requestTimeout = requestTimeout;
 		this.requests = new JobRequests(election.records().client(), election.latchPath());
 		this.schedules = new JobSchedules(environment);
-		this.leaders = new JobLeaders(election, groups, this.requests, this);
+		this.leaders = new JobLeaders(election, groups, this.requests, this, this::wake);
 		this.history = new JobHistory(election.records().client(), this.requests, election, historySize, this.worker,
 				this.leaders::ended);
-		this.worker.scheduleWithFixedDelay(this::poll, 200, 200, TimeUnit.MILLISECONDS);
+		// the watch wakes the leader on each request; the re-check covers a watch lost with a connection
+		this.worker.scheduleWithFixedDelay(this::poll, 200, RECHECK.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
 	/** The election whose leader runs the job: its leader group's, else the application's. */
@@ -277,7 +283,20 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	}
 
 	private void poll() {
+		this.pollQueued.set(false);
 		this.leaders.poll(this.requests.requests);
+	}
+
+	/** Poll soon on the worker, once however often asked before it runs. */
+	private void wake() {
+		if (this.pollQueued.compareAndSet(false, true)) {
+			try {
+				this.worker.execute(this::poll);
+			}
+			catch (java.util.concurrent.RejectedExecutionException ex) {
+				// shut down
+			}
+		}
 	}
 
 	/** Tests only: the leader side of the application's election. */
