@@ -1,7 +1,12 @@
 package dev.zkspring.leader;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -26,8 +31,20 @@ final class JobLeaders {
 	/** By election (the application's, then each group's). */
 	private final Map<ZkLeaderElection, RequestConsumer> consumers;
 
+	/** How often a leader reads the requests without being woken. */
+	static final Duration RECHECK = Duration.ofSeconds(5);
+
+	private final ScheduledExecutorService worker;
+
+	private final String requests;
+
+	private final AtomicBoolean pollQueued = new AtomicBoolean();
+
 	JobLeaders(ZkLeaderElection election, @Nullable ZkLeaderGroups groups, JobRequests requests, ZkJobs jobs,
-			Runnable wake) {
+			ScheduledExecutorService worker) {
+		this.worker = worker;
+		this.requests = requests.requests;
+		Runnable wake = this::wake;
 		this.election = election;
 		this.groups = groups;
 		Map<ZkLeaderElection, RequestConsumer> byElection = new LinkedHashMap<>();
@@ -50,6 +67,8 @@ final class JobLeaders {
 
 		};
 		this.consumers.keySet().forEach((owner) -> owner.addListener(onGrant));
+		// the watch wakes the leader on each request; the re-check covers a watch lost with a connection
+		worker.scheduleWithFixedDelay(this::poll, 200, RECHECK.toMillis(), TimeUnit.MILLISECONDS);
 		// a run request is consumed by the firing that carries it out, fenced by the election that runs the job
 		this.consumers.forEach((owner, consumer) -> owner.records().firingOperations = consumer::onFiring);
 	}
@@ -79,14 +98,38 @@ final class JobLeaders {
 		this.consumers.values().forEach((consumer) -> consumer.ended(trigger));
 	}
 
+	/** The answer when nobody leads the job's election now, {@code null} while someone does. */
+	@Nullable JobAnswer noLeader(JobKey job) {
+		ZkLeaderElection leading = electionOf(job);
+		if (leading.leaderId().isPresent()) {
+			return null;
+		}
+		String group = leaderGroupOf(job);
+		return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance leads " + leading.latchPath()
+				+ ((group != null) ? " (leader group " + group + ")" : "") + " now: nothing was done to " + job + ".");
+	}
+
 	/** Each consumer whose election leads here consumes what is pending for its jobs. */
-	void poll(String requests) {
+	private void poll() {
+		this.pollQueued.set(false);
 		for (RequestConsumer consumer : this.consumers.values()) {
 			try {
 				consumer.poll();
 			}
 			catch (Exception ex) {
-				logger.debug("Could not read the job requests in " + requests + ": " + ex);
+				logger.debug("Could not read the job requests in " + this.requests + ": " + ex);
+			}
+		}
+	}
+
+	/** Poll soon on the worker, once however often asked before it runs. */
+	private void wake() {
+		if (this.pollQueued.compareAndSet(false, true)) {
+			try {
+				this.worker.execute(this::poll);
+			}
+			catch (RejectedExecutionException ex) {
+				// shut down
 			}
 		}
 	}

@@ -1,9 +1,7 @@
 package dev.zkspring.leader;
 
 import java.time.Duration;
-import java.util.Date;
 import java.util.HashSet;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -16,9 +14,6 @@ import org.quartz.JobExecutionContext;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
-import org.quartz.TriggerKey;
-import org.quartz.impl.matchers.GroupMatcher;
 
 /**
  * Ties one Quartz {@link Scheduler} to the election: started on grant, in standby on revocation (and
@@ -123,7 +118,7 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		try {
 			if (!this.scheduler.isShutdown()) {
 				RuntimeTriggers.GrantWork work = () -> {
-					resumeAfterRecordedFireTimes();
+					FireTimeResume.resume(this.scheduler, this.election, this.owns, this.hold);
 					recoverInterruptedJobs(event.getEpoch());
 					ZkJobs operations = this.jobs;
 					if (this.hold != null) {
@@ -188,68 +183,6 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			return false;
 		}
 		return true;
-	}
-
-	/**
-	 * Before this leader starts the scheduler (or, with leader groups, releases its held jobs): move each
-	 * trigger to the first fire time after the last one a leader of the group started, so no fire time runs
-	 * twice; fire times after it (the leaderless gap) run late, or as the trigger's misfire instruction says.
-	 */
-	private void resumeAfterRecordedFireTimes() throws SchedulerException {
-		for (TriggerKey key : this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup())) {
-			Trigger trigger = this.scheduler.getTrigger(key);
-			if (trigger == null || !this.owns.test(trigger.getJobKey())) {
-				continue;
-			}
-			OptionalLong last;
-			try {
-				last = this.election.records().lastFireTime(key.toString());
-			}
-			catch (Exception ex) {
-				logger.warn("Could not read the last fire time of " + key + "; it resumes from its own schedule: " + ex);
-				continue;
-			}
-			Date next = trigger.getNextFireTime();
-			if (last.isEmpty() || next == null) {
-				continue;
-			}
-			Date resumeAt = trigger.getFireTimeAfter(new Date(last.getAsLong()));
-			// a held trigger stopped where this instance last led, or vetoed here: it may lie before the
-			// fire times of the handover gap, which no leader started; the single election's standby keeps it there
-			if ((this.hold != null) ? next.equals(resumeAt) : next.getTime() > last.getAsLong()) {
-				continue;
-			}
-			if (beyondSchedule(trigger, last.getAsLong())) {
-				logger.warn("Ignored the fire-time record " + this.election.records().fireTimeNode(key.toString())
-						+ ": it lies beyond the next fire time of trigger " + key + " plus the misfire threshold ("
-						+ MISFIRE_THRESHOLD + "), so no leader of this group wrote it; the trigger keeps its own "
-						+ "schedule. Delete the znode.");
-				continue;
-			}
-			if (resumeAt == null) {
-				this.scheduler.unscheduleJob(key);
-			}
-			else {
-				Trigger moved = trigger.getTriggerBuilder().startAt(resumeAt).build();
-				this.scheduler.rescheduleJob(key, moved);
-				if (this.hold != null) {
-					this.hold.keepHeld(moved);
-				}
-			}
-			logger.info("Trigger " + key + " resumes after " + new Date(last.getAsLong())
-					+ ", the last fire time a leader started");
-		}
-	}
-
-	/**
-	 * Whether a recorded fire time lies beyond the trigger's next fire time from now plus the misfire
-	 * threshold: a leader records a fire time when it fires, so no leader wrote it (clocks differ by less).
-	 */
-	private static boolean beyondSchedule(Trigger trigger, long recorded) {
-		long now = System.currentTimeMillis();
-		Date next = trigger.getFireTimeAfter(new Date(now));
-		long bound = ((next != null) ? Math.max(next.getTime(), now) : now) + MISFIRE_THRESHOLD.toMillis();
-		return recorded > bound;
 	}
 
 	/** Re-run once each execution of a recovery-requesting job whose leader ended during it, or that never started. */

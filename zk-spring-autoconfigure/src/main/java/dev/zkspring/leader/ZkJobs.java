@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
@@ -67,9 +66,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	private volatile Map<String, Entry> entries = Map.of();
 
 	/** How often a leader reads the requests without being woken. */
-	static final Duration RECHECK = Duration.ofSeconds(5);
-
-	private final java.util.concurrent.atomic.AtomicBoolean pollQueued = new java.util.concurrent.atomic.AtomicBoolean();
+	static final Duration RECHECK = JobLeaders.RECHECK;
 
 	/**
 	 * Create the job operations of the application's election.
@@ -97,11 +94,9 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		this.requestTimeout = requestTimeout;
 		this.requests = new JobRequests(election.records().client(), election.latchPath());
 		this.schedules = new JobSchedules(environment);
-		this.leaders = new JobLeaders(election, groups, this.requests, this, this::wake);
+		this.leaders = new JobLeaders(election, groups, this.requests, this, this.worker);
 		this.history = new JobHistory(election.records().client(), this.requests, election, historySize, this.worker,
 				this.leaders::ended);
-		// the watch wakes the leader on each request; the re-check covers a watch lost with a connection
-		this.worker.scheduleWithFixedDelay(this::poll, 200, RECHECK.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
 	/** The election whose leader runs the job: its leader group's, else the application's. */
@@ -241,11 +236,9 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 			return new JobAnswer(JobAnswer.Status.UNKNOWN_JOB, "No leader-gated job " + job + " in this application; jobs: "
 					+ jobKeys() + ".");
 		}
-		ZkLeaderElection leading = electionOf(job);
-		if (leading.leaderId().isEmpty()) {
-			String leaderGroup = leaderGroupOf(job);
-			return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance leads " + leading.latchPath()
-					+ ((leaderGroup != null) ? " (leader group " + leaderGroup + ")" : "") + " now: nothing was done to " + job + ".");
+		JobAnswer noLeader = this.leaders.noLeader(job);
+		if (noLeader != null) {
+			return noLeader;
 		}
 		try {
 			String node = this.requests.submit(action, job, this.election.participantId());
@@ -279,23 +272,6 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		}
 		catch (SchedulerException ex) {
 			return List.of();
-		}
-	}
-
-	private void poll() {
-		this.pollQueued.set(false);
-		this.leaders.poll(this.requests.requests);
-	}
-
-	/** Poll soon on the worker, once however often asked before it runs. */
-	private void wake() {
-		if (this.pollQueued.compareAndSet(false, true)) {
-			try {
-				this.worker.execute(this::poll);
-			}
-			catch (java.util.concurrent.RejectedExecutionException ex) {
-				// shut down
-			}
 		}
 	}
 
