@@ -103,6 +103,33 @@ class LeaderGroupsHandoverTests {
 	}
 
 	@Test
+	void aFireTimeVetoedAsTheLeaderStepsBackRunsOnceWhenItLeadsTheGroupAgain() throws Exception {
+		Instance a = this.instances.start("a");
+		await().atMost(Duration.ofSeconds(10)).until(() -> leads(a, "one") && GroupedJobsApp.runs("alpha", "a").size() >= 3);
+		// a firing reaches the gate while a leads, and is decided only once a stepped back: vetoed there, its
+		// trigger has moved past it; a, the only participant, leads the group again at once
+		CountDownLatch caught = new CountDownLatch(1);
+		AtomicBoolean armed = new AtomicBoolean(true);
+		election(a, "one").records().beforeDecision = () -> {
+			if (armed.getAndSet(false)) {
+				caught.countDown();
+				await().atMost(Duration.ofSeconds(10)).until(() -> !leads(a, "one"));
+			}
+		};
+		assertThat(caught.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(election(a, "one").stepBack()).isTrue();
+		long steppedBack = System.nanoTime();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> GroupedJobsApp.runs("alpha", "a").stream()
+			.filter((run) -> run.startNanos() > steppedBack).count() >= 5);
+		List<Long> fireTimes = GroupedJobsApp.runs("alpha").stream().map(Run::fireTime).sorted().toList();
+		assertThat(fireTimes).doesNotHaveDuplicates();
+		for (int i = 1; i < fireTimes.size(); i++) {
+			assertThat(fireTimes.get(i) - fireTimes.get(i - 1)).as("after fire time " + fireTimes.get(i - 1)).isEqualTo(PERIOD);
+		}
+	}
+
+	@Test
 	void leaderSteppingBackDrainsTheGroupsRunningJobBeforeTheNextLeaderStartsIt() throws Exception {
 		Instance a = this.instances.start("a");
 		Instance b = this.instances.start("b");
