@@ -25,6 +25,7 @@ import dev.zkspring.actuate.ZkEndpoint;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
@@ -51,7 +52,7 @@ public final class ZkEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZkEndpoint zkEndpoint(CuratorFramework client, ConfigurableEnvironment environment,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ZkConfigActivity> configActivity,
-			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections,
+			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
 			ObjectProvider<ZkFleet> fleet, ObjectProvider<ZkJobs> jobs) {
 		Binder binder = Binder.get(environment);
 		Show show = binder.bind("management.endpoint.zookeeper.show-values", Show.class).orElse(Show.NEVER);
@@ -59,7 +60,7 @@ public final class ZkEndpointAutoConfiguration {
 			.orElse(Set.of());
 		return new ZkEndpoint(client, new ConfigSources(environment, sanitizingFunctions.orderedStream().toList()),
 				configActivity.getIfAvailable(), lockTemplates.orderedStream().toList(),
-				elections.orderedStream().toList(), show, roles, fleet.getIfAvailable(), jobs.getIfUnique());
+				LeaderGroupsSettings.withGroups(elections, groups), show, roles, fleet.getIfAvailable(), jobs.getIfUnique());
 	}
 
 }

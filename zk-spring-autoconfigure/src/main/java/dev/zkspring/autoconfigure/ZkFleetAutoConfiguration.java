@@ -21,6 +21,7 @@ import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
@@ -39,13 +40,13 @@ public final class ZkFleetAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ZkFleet zkFleet(CuratorFramework client, ZkProperties properties, ConfigurableEnvironment environment,
-			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections,
+			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
 			ObjectProvider<ZkConfigStatus> configStatus, ObjectProvider<InstanceId> loadedAs) {
 		ZkLeaderElection election = elections.getIfUnique();
 		Supplier<String> id = () -> (election != null) ? election.participantId()
 				: loadedAs.getIfAvailable(() -> InstanceId.of(properties.getLeader().getId(), environment)).value();
 		return new ZkFleet(client, fleetPath(properties.getFleet().getRoot(), environment), id, environment,
-				lockTemplates.orderedStream().toList(), elections.orderedStream().toList(), configStatus.getIfAvailable());
+				lockTemplates.orderedStream().toList(), LeaderGroupsSettings.withGroups(elections, groups), configStatus.getIfAvailable());
 	}
 
 	static String fleetPath(String root, ConfigurableEnvironment environment) {

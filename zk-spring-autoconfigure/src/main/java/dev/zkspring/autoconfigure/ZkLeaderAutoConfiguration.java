@@ -30,6 +30,7 @@ import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderGroups;
 
 /**
  * Leader election for the application's group at {@code {zk.leader.root}/{zk.leader.group}}, and
@@ -51,7 +52,9 @@ public final class ZkLeaderAutoConfiguration {
 		static BeanFactoryPostProcessor zkLeaderGroupCheck(Environment environment) {
 			return (beanFactory) -> {
 				if (beanFactory.containsBeanDefinition("zkLeaderElection")) {
-					latchPath(Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class), environment);
+					ZkProperties.Leader leader = Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class);
+					latchPath(leader, environment);
+					LeaderGroupsSettings.check(leader);
 				}
 			};
 		}
@@ -62,8 +65,7 @@ public final class ZkLeaderAutoConfiguration {
 				ZkProperties properties, Environment environment, ObjectProvider<InstanceId> loadedAs) {
 			ZkProperties.Leader leader = properties.getLeader();
 			// the id the configuration was loaded as, so a canary's set and the fleet name this instance alike
-			Supplier<String> participantId = () -> loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment))
-				.value();
+			Supplier<String> participantId = participantId(leader, environment, loadedAs);
 			SessionLease shared = lease.getIfUnique();
 			String path = latchPath(leader, environment);
 			return (shared != null)
@@ -73,9 +75,22 @@ public final class ZkLeaderAutoConfiguration {
 		}
 
 		@Bean
+		@ConditionalOnMissingBean
+		@Conditional(LeaderGroupsSettings.Configured.class)
+		ZkLeaderGroups zkLeaderGroups(CuratorFramework client, ObjectProvider<SessionLease> lease, ZkProperties properties,
+				Environment environment, ObjectProvider<InstanceId> loadedAs) {
+			ZkProperties.Leader leader = properties.getLeader();
+			return LeaderGroupsSettings.create(client, lease.getIfUnique(), leader, latchPath(leader, environment),
+					participantId(leader, environment, loadedAs));
+		}
+
+		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election) {
-			return new LeaderOnlyBeanPostProcessor(election::getObject);
+		static LeaderOnlyBeanPostProcessor zkLeaderOnlyBeanPostProcessor(ObjectProvider<ZkLeaderElection> election,
+				ObjectProvider<ZkLeaderGroups> groups, Environment environment) {
+			return new LeaderOnlyBeanPostProcessor(election::getObject,
+					LeaderGroupsSettings.bind(environment).getGroups().keySet(),
+					(group) -> groups.getObject().elections().get(group));
 		}
 
 	}
@@ -104,6 +119,11 @@ public final class ZkLeaderAutoConfiguration {
 			};
 		}
 
+	}
+
+	static Supplier<String> participantId(ZkProperties.Leader leader, Environment environment,
+			ObjectProvider<InstanceId> loadedAs) {
+		return () -> loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment)).value();
 	}
 
 	static String latchPath(ZkProperties.Leader leader, Environment environment) {

@@ -584,6 +584,39 @@ public class ZkProperties {
 		/** How long a new leader waits before acting when its predecessor crashed or lost its session; opt-in for in-flight work. */
 		private Duration takeoverDelay = Duration.ZERO;
 
+		/** Named leader groups, each with an election of its own, listing the Quartz job names its leader runs. */
+		private Map<String, List<String>> groups = new LinkedHashMap<>();
+
+		/** How many leader groups an instance leads at most while another participant leads fewer; unset means groups stay where they were won. */
+		private @Nullable Integer maxGroups;
+
+		/** How long an instance keeps a leader group it took before it may hand it over to balance the groups. */
+		private Duration rebalanceHold = Duration.ofSeconds(30);
+
+		public Map<String, List<String>> getGroups() {
+			return this.groups;
+		}
+
+		public void setGroups(Map<String, List<String>> groups) {
+			this.groups = groups;
+		}
+
+		public @Nullable Integer getMaxGroups() {
+			return this.maxGroups;
+		}
+
+		public void setMaxGroups(@Nullable Integer maxGroups) {
+			this.maxGroups = maxGroups;
+		}
+
+		public Duration getRebalanceHold() {
+			return this.rebalanceHold;
+		}
+
+		public void setRebalanceHold(Duration rebalanceHold) {
+			this.rebalanceHold = rebalanceHold;
+		}
+
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}

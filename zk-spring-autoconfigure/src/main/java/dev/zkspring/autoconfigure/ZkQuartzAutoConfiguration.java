@@ -16,6 +16,7 @@ import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderGroups;
 
 /**
  * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not
@@ -33,16 +34,18 @@ public final class ZkQuartzAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkJobs zkJobs(ZkLeaderElection election, ZkProperties properties, Environment environment) {
+	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkProperties properties,
+			Environment environment) {
 		ZkProperties.Quartz quartz = properties.getQuartz();
-		return new ZkJobs(election, environment, quartz.getHistorySize(), quartz.getRequestTimeout());
+		return new ZkJobs(election, groups.getIfUnique(), environment, quartz.getHistorySize(), quartz.getRequestTimeout());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderGatedSchedulerCustomizer zkLeaderGatedSchedulerCustomizer(ZkLeaderElection election,
-			ZkProperties properties, ObjectProvider<ZkJobs> jobs) {
-		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke(), jobs.getIfUnique());
+			ZkProperties properties, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkLeaderGroups> groups) {
+		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke(), jobs.getIfUnique(),
+				groups.getIfUnique());
 	}
 
 }

@@ -41,8 +41,16 @@ final class GatedExecutions extends SchedulerListenerSupport implements JobListe
 	/** Listeners named in a warning already. */
 	private final Set<String> misbehavingListeners = ConcurrentHashMap.newKeySet();
 
+	/** Quartz keeps one job listener per name: each gate of a scheduler shared by leader groups has its own. */
+	private final String name;
+
 	GatedExecutions(InFlightJobs inFlight) {
+		this(inFlight, "");
+	}
+
+	GatedExecutions(InFlightJobs inFlight, String nameSuffix) {
 		this.inFlight = inFlight;
+		this.name = "zk-leader-gate-executions" + nameSuffix;
 	}
 
 	/** Listen to Quartz: as the first job listener, so no application job listener can keep us from it. */
@@ -102,7 +110,7 @@ final class GatedExecutions extends SchedulerListenerSupport implements JobListe
 
 	@Override
 	public String getName() {
-		return "zk-leader-gate-executions";
+		return this.name;
 	}
 
 	@Override

@@ -185,14 +185,18 @@ final class JobSchedules {
 	/** Pause or resume the job's triggers unless they are so already. */
 	static void pause(Scheduler scheduler, JobKey job, boolean paused) throws SchedulerException {
 		List<? extends Trigger> triggers = scheduler.getTriggersOfJob(job);
-		boolean pausedNow = !triggers.isEmpty();
+		boolean allPaused = !triggers.isEmpty();
+		boolean anyPaused = false;
 		for (Trigger trigger : triggers) {
-			pausedNow &= scheduler.getTriggerState(trigger.getKey()) == Trigger.TriggerState.PAUSED;
+			boolean pausedNow = scheduler.getTriggerState(trigger.getKey()) == Trigger.TriggerState.PAUSED;
+			allPaused &= pausedNow;
+			anyPaused |= pausedNow;
 		}
-		if (paused && !pausedNow) {
+		// a trigger added since (a recovery, a run request) is not paused with the others
+		if (paused && !allPaused) {
 			scheduler.pauseJob(job);
 		}
-		else if (!paused && pausedNow) {
+		else if (!paused && anyPaused) {
 			scheduler.resumeJob(job);
 		}
 	}

@@ -14,8 +14,9 @@ import org.quartz.Trigger;
 
 /**
  * What the endpoint shows of each job: its schedule as this instance has it, whether it is paused (by
- * the configuration or by an operator, read from ZooKeeper so a follower knows too), the next fire time
- * where this instance leads, the leader, a refused configuration entry, and the last runs.
+ * the configuration or by an operator, read from ZooKeeper so a follower knows too), its leader group
+ * (when in one), the next fire time where this instance leads it, its leader (the group's), a refused
+ * configuration entry, and the last runs.
  */
 final class JobViews {
 
@@ -25,24 +26,26 @@ final class JobViews {
 
 	private final JobHistory history;
 
-	private final ZkLeaderElection election;
-
-	JobViews(ZkJobs jobs, JobRequests requests, JobHistory history, ZkLeaderElection election) {
+	JobViews(ZkJobs jobs, JobRequests requests, JobHistory history) {
 		this.jobs = jobs;
 		this.requests = requests;
 		this.history = history;
-		this.election = election;
 	}
 
 	List<Map<String, Object>> describe(List<Scheduler> schedulers) {
 		List<Map<String, Object>> all = new ArrayList<>();
-		String leader = this.election.leaderId().orElse(null);
-		boolean leading = this.election.isLeader();
 		for (Scheduler scheduler : schedulers) {
 			for (JobKey job : ZkJobs.jobKeys(scheduler)) {
+				ZkLeaderElection election = this.jobs.electionOf(job);
+				String leader = election.leaderId().orElse(null);
+				boolean leading = election.isLeader();
 				Map<String, Object> view = new LinkedHashMap<>();
 				view.put("group", job.getGroup());
 				view.put("name", job.getName());
+				String leaderGroup = this.jobs.leaderGroupOf(job);
+				if (leaderGroup != null) {
+					view.put("leaderGroup", leaderGroup);
+				}
 				List<? extends Trigger> triggers = triggers(scheduler, job);
 				view.put("schedule", triggers.stream().map(JobViews::schedule).toList());
 				view.put("paused", paused(job));
@@ -67,7 +70,7 @@ final class JobViews {
 			return true;
 		}
 		try {
-			return this.election.records().client().checkExists().forPath(this.requests.pausedNode(job)) != null;
+			return this.jobs.electionOf(job).records().client().checkExists().forPath(this.requests.pausedNode(job)) != null;
 		}
 		catch (Exception ex) {
 			return false;

@@ -1,10 +1,17 @@
 package dev.zkspring.leader;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.impl.matchers.GroupMatcher;
 
 import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.DisposableBean;
@@ -14,6 +21,8 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.core.Ordered;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
+
+import dev.zkspring.client.ZkStartupException;
 
 /**
  * Gates Spring Boot's auto-configured Quartz scheduler: turns its auto-startup off (last, after any
@@ -37,6 +46,8 @@ public final class LeaderGatedSchedulerCustomizer
 
 	private final @Nullable ZkJobs jobs;
 
+	private final @Nullable ZkLeaderGroups groups;
+
 	/**
 	 * Create the customizer.
 	 * @param election the application's election
@@ -53,9 +64,22 @@ public final class LeaderGatedSchedulerCustomizer
 	 * @param jobs the job operations (configured schedules, requests, history), {@code null} for none
 	 */
 	public LeaderGatedSchedulerCustomizer(ZkLeaderElection election, RevokePolicy onRevoke, @Nullable ZkJobs jobs) {
+		this(election, onRevoke, jobs, null);
+	}
+
+	/**
+	 * Create the customizer for an application whose jobs may belong to leader groups.
+	 * @param election the application's election, for the jobs of no group
+	 * @param onRevoke what to do with jobs still running when leadership is revoked
+	 * @param jobs the job operations (configured schedules, requests, history), {@code null} for none
+	 * @param groups the leader groups of {@code zk.leader.groups}, {@code null} for none
+	 */
+	public LeaderGatedSchedulerCustomizer(ZkLeaderElection election, RevokePolicy onRevoke, @Nullable ZkJobs jobs,
+			@Nullable ZkLeaderGroups groups) {
 		this.election = election;
 		this.onRevoke = onRevoke;
 		this.jobs = jobs;
+		this.groups = groups;
 	}
 
 	@Override
@@ -76,18 +100,61 @@ public final class LeaderGatedSchedulerCustomizer
 	@Override
 	public void afterSingletonsInstantiated() {
 		for (SchedulerFactoryBean factory : this.factories) {
-			SchedulerGate gate = new SchedulerGate(factory.getScheduler(), this.election, this.onRevoke);
+			Scheduler scheduler = factory.getScheduler();
+			ZkLeaderGroups grouped = this.groups;
 			try {
-				gate.attach();
-				if (this.jobs != null) {
-					gate.operate(this.jobs);
+				if (grouped == null) {
+					SchedulerGate gate = new SchedulerGate(scheduler, this.election, this.onRevoke);
+					gate.attach();
+					if (this.jobs != null) {
+						gate.operate(this.jobs);
+					}
+					this.gates.add(gate);
+					continue;
 				}
+				checkGroupedJobsExist(scheduler, grouped);
+				List<SchedulerGate> shared = gatesOf(scheduler, grouped);
+				for (SchedulerGate gate : shared) {
+					gate.attach();
+				}
+				if (this.jobs != null) {
+					this.jobs.held((job) -> shared.stream().anyMatch((gate) -> gate.holds(job)));
+					shared.get(0).operate(this.jobs);
+					shared.subList(1, shared.size()).forEach((gate) -> gate.operatedBy(this.jobs));
+				}
+				this.gates.addAll(shared);
 			}
 			catch (SchedulerException ex) {
 				throw new IllegalStateException("Could not gate Quartz scheduler with leadership", ex);
 			}
-			this.gates.add(gate);
 		}
+	}
+
+	/** The application's gate (the jobs of no group) first, then one per leader group, sharing the scheduler. */
+	private List<SchedulerGate> gatesOf(Scheduler scheduler, ZkLeaderGroups grouped) {
+		Set<SchedulerGate> leading = new HashSet<>();
+		List<SchedulerGate> gates = new ArrayList<>();
+		gates.add(new SchedulerGate(scheduler, this.election, this.onRevoke,
+				(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true));
+		for (var group : grouped.elections().entrySet()) {
+			gates.add(new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
+					(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading, false));
+		}
+		return gates;
+	}
+
+	private static void checkGroupedJobsExist(Scheduler scheduler, ZkLeaderGroups groups) throws SchedulerException {
+		Set<String> known = new TreeSet<>();
+		for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+			known.add(key.getName());
+		}
+		groups.jobGroups().forEach((job, group) -> {
+			if (!known.contains(job)) {
+				throw new ZkStartupException("zk.leader.groups." + group + " names Quartz job '" + job
+						+ "', and the scheduler has no job of that name; its jobs are " + known + ".",
+						"Name jobs by their JobDetail key's name, or remove '" + job + "' from zk.leader.groups." + group + ".");
+			}
+		});
 	}
 
 	@Override

@@ -18,4 +18,10 @@ import java.lang.annotation.Target;
 @Documented
 public @interface LeaderOnly {
 
+	/**
+	 * The leader group whose leader runs the method, one of the names under {@code zk.leader.groups};
+	 * empty (the default) means the application's own election.
+	 */
+	String group() default "";
+
 }

@@ -1,6 +1,7 @@
 package dev.zkspring.leader;
 
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -9,6 +10,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -21,13 +24,30 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private final Supplier<ZkLeaderElection> election;
 
+	/** By group name of {@code @LeaderOnly(group = ...)}: the group's election. */
+	private final Function<String, ZkLeaderElection> groups;
+
 	LeaderOnlyInterceptor(Supplier<ZkLeaderElection> election) {
+		this(election, (group) -> election.get());
+	}
+
+	LeaderOnlyInterceptor(Supplier<ZkLeaderElection> election, Function<String, ZkLeaderElection> groups) {
 		this.election = election;
+		this.groups = groups;
+	}
+
+	private ZkLeaderElection electionOf(MethodInvocation invocation) {
+		Object target = invocation.getThis();
+		LeaderOnly leaderOnly = AnnotatedElementUtils.findMergedAnnotation((target != null)
+				? AopUtils.getMostSpecificMethod(invocation.getMethod(), target.getClass()) : invocation.getMethod(),
+				LeaderOnly.class);
+		return (leaderOnly == null || leaderOnly.group().isEmpty()) ? this.election.get()
+				: this.groups.apply(leaderOnly.group());
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		ZkLeaderElection current = this.election.get();
+		ZkLeaderElection current = electionOf(invocation);
 		if (current.callStarting()) {
 			try {
 				return invocation.proceed();
@@ -38,7 +58,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 		if (logger.isTraceEnabled()) {
 			logger.trace("Skipped @LeaderOnly " + ClassUtils.getQualifiedMethodName(invocation.getMethod())
-					+ ": this instance does not lead");
+					+ ": this instance does not lead " + current.latchPath());
 		}
 		return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 	}

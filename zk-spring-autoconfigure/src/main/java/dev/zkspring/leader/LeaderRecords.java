@@ -38,6 +38,9 @@ final class LeaderRecords {
 	/** More operations a firing commits with its fire time: the consumption of the run request it carries out. */
 	volatile @Nullable FiringOperations firingOperations;
 
+	/** Tests only: run as the gate starts deciding a firing of this election's jobs. */
+	volatile @Nullable Runnable beforeDecision;
+
 	/** Tests only: run between a firing's fire-time commit and the re-check of the leadership. */
 	volatile @Nullable Runnable afterFireTimeCommit;
 

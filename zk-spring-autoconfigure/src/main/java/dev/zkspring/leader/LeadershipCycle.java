@@ -82,6 +82,9 @@ final class LeadershipCycle {
 
 	private volatile @Nullable LatchSeat seat;
 
+	/** While a step back (see {@link #stepBack()}) is under way: no claim until the latch is re-joined. */
+	private volatile boolean steppingBack;
+
 	LeadershipCycle(ZkLeaderElection election, CuratorFramework client, LeadershipAnnouncer announcer,
 			Duration drainTimeout, Duration takeoverDelay) {
 		this.election = election;
@@ -173,6 +176,36 @@ final class LeadershipCycle {
 		return true;
 	}
 
+	/**
+	 * Hand leadership to the next participant while staying in the election: revoke at once, drain on the
+	 * leadership thread, release the latch node with the release mark when drained, then re-join at the back.
+	 * @return false when this instance does not lead or a step back is under way
+	 */
+	boolean stepBack() {
+		synchronized (this.monitor) {
+			if (!this.running || this.term == null || this.steppingBack) {
+				return false;
+			}
+			this.steppingBack = true;
+		}
+		Term held = this.term;
+		revokeNow(LeadershipReason.REBALANCED);
+		inOrder(() -> {
+			try {
+				LatchSeat current = this.seat;
+				if (drainListeners() && held != null && current != null) {
+					current.markReleased(held.version());
+				}
+				leave();
+			}
+			finally {
+				this.steppingBack = false;
+			}
+			join();
+		});
+		return true;
+	}
+
 	private void connectionStateChanged(ConnectionState state) {
 		// on Curator's connection-state thread, shared by every component: mark state, never wait here
 		switch (state) {
@@ -206,7 +239,7 @@ final class LeadershipCycle {
 	 */
 	long claimableGeneration(LatchSeat current) {
 		synchronized (this.monitor) {
-			if (!this.running || this.term != null || !current.latchLeads()) {
+			if (!this.running || this.term != null || this.steppingBack || !current.latchLeads()) {
 				return -1;
 			}
 			return this.generation;

@@ -24,6 +24,9 @@ public enum LeadershipReason {
 	/** The instance's latch node disappeared or belongs to an ended session; it re-joins the election. */
 	NODE_LOST,
 
+	/** This instance leads more groups than its share and hands this one over (see {@code zk.leader.max-groups}). */
+	REBALANCED,
+
 	/** The application is stopping and hands leadership over. */
 	SHUTDOWN
 

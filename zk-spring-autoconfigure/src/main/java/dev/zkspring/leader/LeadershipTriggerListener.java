@@ -1,10 +1,13 @@
 package dev.zkspring.leader;
 
 import java.util.Date;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
 import org.quartz.Trigger;
 import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.TriggerListener;
@@ -26,14 +29,30 @@ final class LeadershipTriggerListener implements TriggerListener {
 		this(election, new GatedExecutions(election.records().inFlightJobs()));
 	}
 
+	private final Predicate<JobKey> owns;
+
+	private final String name;
+
+	/** With leader groups, the gate's hold on its jobs, whose grant a firing waits for; {@code null} without. */
+	private final @Nullable JobHold hold;
+
 	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions) {
+		this(election, executions, (job) -> true, "", null);
+	}
+
+	/** A gate deciding only the jobs it owns (those of one leader group) and abstaining from the others. */
+	LeadershipTriggerListener(ZkLeaderElection election, GatedExecutions executions, Predicate<JobKey> owns,
+			String nameSuffix, @Nullable JobHold hold) {
 		this.election = election;
 		this.executions = executions;
+		this.owns = owns;
+		this.name = "zk-leader-gate" + nameSuffix;
+		this.hold = hold;
 	}
 
 	@Override
 	public String getName() {
-		return "zk-leader-gate";
+		return this.name;
 	}
 
 	@Override
@@ -42,11 +61,25 @@ final class LeadershipTriggerListener implements TriggerListener {
 
 	@Override
 	public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
+		if (!this.owns.test(trigger.getJobKey())) {
+			// another group's gate decides it
+			return false;
+		}
 		// from here on a drain waits for this firing: decided, then ended
 		this.executions.deciding(context);
+		Runnable hook = this.election.records().beforeDecision;
+		if (hook != null) {
+			hook.run();
+		}
 		Date fireTime = context.getScheduledFireTime();
-		long epoch = (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
-				: this.election.epoch();
+		long epoch;
+		if (this.hold != null && !this.hold.awaitGrant(this.election, trigger)) {
+			epoch = 0;
+		}
+		else {
+			epoch = (fireTime != null) ? this.election.records().startFiring(trigger.getKey().toString(), fireTime.getTime(), context)
+					: this.election.epoch();
+		}
 		if (epoch == 0) {
 			this.executions.vetoed(context);
 			this.election.firingVetoed();

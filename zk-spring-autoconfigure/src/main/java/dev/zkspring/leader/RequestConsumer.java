@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.jspecify.annotations.Nullable;
 import org.quartz.JobExecutionContext;
@@ -21,7 +22,9 @@ import org.quartz.TriggerKey;
 import dev.zkspring.leader.JobRequests.Request;
 
 /**
- * The leader's side of job requests: while this instance leads, it reads the pending requests and
+ * The leader's side of job requests: while this instance leads (the application's election, or the
+ * leader group of the requested job), it reads the pending requests for its jobs (woken by a watch on the
+ * requests node, by its grant, and by a slow re-check) and
  * consumes each once, in a transaction fenced by its leadership that deletes the request (at the
  * version it read) and creates the answer. A pause or resume commits its record in that transaction;
  * a run schedules a one-shot trigger, and the request is consumed in the transaction that records that
@@ -51,10 +54,18 @@ final class RequestConsumer {
 	/** Tests only: run just before a run request's firing commits its consumption. */
 	volatile @Nullable Runnable beforeRunCommit;
 
-	RequestConsumer(ZkLeaderElection election, JobRequests requests, ZkJobs jobs) {
+	/** Asks for a poll soon (on the job operations' worker). */
+	private final Runnable wake;
+
+	/** Set on the requests node by each poll while leading: a new request wakes the consumer. */
+	private final CuratorWatcher watcher;
+
+	RequestConsumer(ZkLeaderElection election, JobRequests requests, ZkJobs jobs, Runnable wake) {
 		this.election = election;
 		this.requests = requests;
 		this.jobs = jobs;
+		this.wake = wake;
+		this.watcher = (event) -> wake.run();
 	}
 
 	/** Consume what is pending, if this instance leads. */
@@ -67,14 +78,16 @@ final class RequestConsumer {
 		if (++this.polls % 50 == 0) {
 			removeOrphanedAnswers(client);
 		}
-		List<String> children = new ArrayList<>(client.getChildren().forPath(this.requests.requests));
+		// ZooKeeper keeps one watch per watcher and node, however often a poll sets it
+		List<String> children = new ArrayList<>(client.getChildren().usingWatcher(this.watcher).forPath(this.requests.requests));
 		Collections.sort(children);
 		Set<String> running = ConcurrentHashMap.newKeySet();
 		this.runs.values().forEach((request) -> running.add(request.node()));
 		for (String child : children) {
 			if (!running.contains(this.requests.requests + "/" + child)) {
 				Request request = this.requests.read(child);
-				if (request != null && this.election.isLeader()) {
+				// with leader groups, each request is the business of the election that runs its job
+				if (request != null && this.jobs.electionOf(request.job()) == this.election && this.election.isLeader()) {
 					handle(request);
 				}
 			}
@@ -188,7 +201,9 @@ final class RequestConsumer {
 
 	/** A firing ended here (ran or vetoed): a run request it did not consume is up for the next poll. */
 	void ended(TriggerKey trigger) {
-		this.runs.remove(trigger);
+		if (this.runs.remove(trigger) != null) {
+			this.wake.run();
+		}
 	}
 
 }

@@ -1,9 +1,9 @@
 package dev.zkspring.leader;
 
 import java.time.Duration;
-import java.util.Date;
-import java.util.OptionalLong;
+import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -11,11 +11,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.quartz.InterruptableJob;
 import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.Trigger;
-import org.quartz.TriggerKey;
-import org.quartz.impl.matchers.GroupMatcher;
 
 /**
  * Ties one Quartz {@link Scheduler} to the election: started on grant, in standby on revocation (and
@@ -40,23 +38,58 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	private final GatedExecutions executions;
 
+	/** The jobs of this gate's election: all of them, or, with leader groups, those of one group. */
+	private final Predicate<JobKey> owns;
+
+	/** The gates of this scheduler whose election leads now, shared by them: in standby when empty. */
+	private final Set<SchedulerGate> leading;
+
+	/** The gate of the application's own election: it alone records triggers scheduled at runtime. */
+	private final boolean primary;
+
+	/** With leader groups: holds this gate's jobs while its election does not lead here; {@code null} without. */
+	private final @Nullable JobHold hold;
+
 	/** The job operations told of each grant, {@code null} without them. */
 	private volatile @Nullable ZkJobs jobs;
 
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
+		this(scheduler, election, onRevoke, ALL, new HashSet<>(), true);
+	}
+
+	/** The jobs of the only gate of a scheduler: all of them. */
+	static final Predicate<JobKey> ALL = (job) -> true;
+
+	/**
+	 * A gate for the jobs one election owns on a scheduler other gates share.
+	 * @param owns the jobs this gate decides; the other gates abstain from them
+	 * @param leading shared by the scheduler's gates
+	 * @param primary whether this is the gate of the application's own election
+	 */
+	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke, Predicate<JobKey> owns,
+			Set<SchedulerGate> leading, boolean primary) {
 		this.scheduler = scheduler;
 		this.election = election;
 		this.onRevoke = onRevoke;
+		this.owns = owns;
+		this.leading = leading;
+		this.primary = primary;
+		this.hold = (primary && owns == ALL) ? null : new JobHold(scheduler, owns);
 		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
-		this.executions = new GatedExecutions(election.records().inFlightJobs());
+		this.executions = new GatedExecutions(election.records().inFlightJobs(), primary ? "" : "-" + election.latchPath());
 	}
 
-	/** Install the veto, then listen for leadership; call before anything can start the scheduler. */
+	/** Install the veto (and hold the jobs), then listen for leadership; call before anything can start the scheduler. */
 	void attach() throws SchedulerException {
 		this.executions.attach(this.scheduler.getListenerManager());
-		this.scheduler.getListenerManager()
-			.addTriggerListener(new LeadershipTriggerListener(this.election, this.executions));
-		this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
+		if (this.hold != null) {
+			this.hold.hold();
+		}
+		this.scheduler.getListenerManager().addTriggerListener(new LeadershipTriggerListener(this.election,
+				this.executions, this.owns, this.primary ? "" : "-" + this.election.latchPath(), this.hold));
+		if (this.primary) {
+			this.scheduler.getListenerManager().addSchedulerListener(this.runtimeTriggers);
+		}
 		this.election.addListener(this);
 	}
 
@@ -64,6 +97,16 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	void operate(ZkJobs operations) throws SchedulerException {
 		operations.attach(this.scheduler);
 		this.jobs = operations;
+	}
+
+	/** Tell the job operations another gate of this scheduler took under operation of each grant. */
+	void operatedBy(ZkJobs operations) {
+		this.jobs = operations;
+	}
+
+	/** Whether this gate holds the job now (leader groups: its election does not lead here). */
+	boolean holds(JobKey job) {
+		return this.hold != null && this.hold.holds(job);
 	}
 
 	void detach() {
@@ -74,15 +117,27 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	public void leadershipGranted(LeadershipGrantedEvent event) {
 		try {
 			if (!this.scheduler.isShutdown()) {
-				this.runtimeTriggers.granting(() -> {
-					resumeAfterRecordedFireTimes();
+				RuntimeTriggers.GrantWork work = () -> {
+					FireTimeResume.resume(this.scheduler, this.election, this.owns, this.hold);
 					recoverInterruptedJobs(event.getEpoch());
 					ZkJobs operations = this.jobs;
-					if (operations != null) {
-						operations.granted(this.scheduler);
+					if (this.hold != null) {
+						this.hold.release(operations);
 					}
-				});
-				this.scheduler.start();
+					else if (operations != null) {
+						operations.granted(this.scheduler, this.owns);
+					}
+				};
+				if (this.primary) {
+					this.runtimeTriggers.granting(work);
+				}
+				else {
+					work.run();
+				}
+				synchronized (this.leading) {
+					this.leading.add(this);
+					this.scheduler.start();
+				}
 				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
 						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
 			}
@@ -98,9 +153,17 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			if (this.scheduler.isShutdown()) {
 				return;
 			}
-			this.scheduler.standby();
-			logger.info("Quartz scheduler '" + name() + "' in standby: leadership of " + this.election.latchPath()
-					+ " revoked (" + event.getReason() + ")");
+			synchronized (this.leading) {
+				this.leading.remove(this);
+				if (this.leading.isEmpty()) {
+					this.scheduler.standby();
+					logger.info("Quartz scheduler '" + name() + "' in standby: leadership of " + this.election.latchPath()
+							+ " revoked (" + event.getReason() + ")");
+				}
+			}
+			if (this.hold != null) {
+				this.hold.hold();
+			}
 			if (this.onRevoke == RevokePolicy.INTERRUPT) {
 				interruptRunningJobs();
 			}
@@ -120,56 +183,6 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			return false;
 		}
 		return true;
-	}
-
-	/**
-	 * Before this leader starts the scheduler: move each trigger past the last fire time a leader of the
-	 * group started, so no fire time runs twice; fire times after it (the leaderless gap) are left to the
-	 * trigger's misfire instruction.
-	 */
-	private void resumeAfterRecordedFireTimes() throws SchedulerException {
-		for (TriggerKey key : this.scheduler.getTriggerKeys(GroupMatcher.anyTriggerGroup())) {
-			Trigger trigger = this.scheduler.getTrigger(key);
-			OptionalLong last;
-			try {
-				last = this.election.records().lastFireTime(key.toString());
-			}
-			catch (Exception ex) {
-				logger.warn("Could not read the last fire time of " + key + "; it resumes from its own schedule: " + ex);
-				continue;
-			}
-			Date next = (trigger != null) ? trigger.getNextFireTime() : null;
-			if (last.isEmpty() || next == null || next.getTime() > last.getAsLong()) {
-				continue;
-			}
-			if (beyondSchedule(trigger, last.getAsLong())) {
-				logger.warn("Ignored the fire-time record " + this.election.records().fireTimeNode(key.toString())
-						+ ": it lies beyond the next fire time of trigger " + key + " plus the misfire threshold ("
-						+ MISFIRE_THRESHOLD + "), so no leader of this group wrote it; the trigger keeps its own "
-						+ "schedule. Delete the znode.");
-				continue;
-			}
-			Date resumeAt = trigger.getFireTimeAfter(new Date(last.getAsLong()));
-			if (resumeAt == null) {
-				this.scheduler.unscheduleJob(key);
-			}
-			else {
-				this.scheduler.rescheduleJob(key, trigger.getTriggerBuilder().startAt(resumeAt).build());
-			}
-			logger.info("Trigger " + key + " resumes after " + new Date(last.getAsLong())
-					+ ", the last fire time a leader started");
-		}
-	}
-
-	/**
-	 * Whether a recorded fire time lies beyond the trigger's next fire time from now plus the misfire
-	 * threshold: a leader records a fire time when it fires, so no leader wrote it (clocks differ by less).
-	 */
-	private static boolean beyondSchedule(Trigger trigger, long recorded) {
-		long now = System.currentTimeMillis();
-		Date next = trigger.getFireTimeAfter(new Date(now));
-		long bound = ((next != null) ? Math.max(next.getTime(), now) : now) + MISFIRE_THRESHOLD.toMillis();
-		return recorded > bound;
 	}
 
 	/** Re-run once each execution of a recovery-requesting job whose leader ended during it, or that never started. */

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -46,7 +46,11 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 
 	private final JobHistory history;
 
-	private final RequestConsumer consumer;
+	/** Which election runs each job, and the consumers of their requests. */
+	private final JobLeaders leaders;
+
+	/** Whether a gate holds a job now: its election does not lead here (leader groups). */
+	private volatile Predicate<JobKey> held = (job) -> false;
 
 	private final List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
 
@@ -61,6 +65,9 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 
 	private volatile Map<String, Entry> entries = Map.of();
 
+	/** How often a leader reads the requests without being woken. */
+	static final Duration RECHECK = JobLeaders.RECHECK;
+
 	/**
 	 * Create the job operations of the application's election.
 	 * @param election the application's election
@@ -69,15 +76,42 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	 * @param requestTimeout how long a request waits for the leader's answer
 	 */
 	public ZkJobs(ZkLeaderElection election, Environment environment, int historySize, Duration requestTimeout) {
+		this(election, null, environment, historySize, requestTimeout);
+	}
+
+	/**
+	 * Create the job operations of an application whose jobs may belong to leader groups: a request for a
+	 * job of a group is carried out by that group's leader, and its pause holds across that group's handovers.
+	 * @param election the application's election
+	 * @param groups the leader groups of {@code zk.leader.groups}, {@code null} for none
+	 * @param environment where {@code zk.quartz.jobs.*} is read, now and on each configuration change
+	 * @param historySize how many recent runs per job are kept
+	 * @param requestTimeout how long a request waits for the leader's answer
+	 */
+	public ZkJobs(ZkLeaderElection election, @Nullable ZkLeaderGroups groups, Environment environment, int historySize,
+			Duration requestTimeout) {
 		this.election = election;
 		this.requestTimeout = requestTimeout;
 		this.requests = new JobRequests(election.records().client(), election.latchPath());
 		this.schedules = new JobSchedules(environment);
-		this.consumer = new RequestConsumer(election, this.requests, this);
+		this.leaders = new JobLeaders(election, groups, this.requests, this, this.worker);
 		this.history = new JobHistory(election.records().client(), this.requests, election, historySize, this.worker,
-				this.consumer::ended);
-		election.records().firingOperations = this.consumer::onFiring;
-		this.worker.scheduleWithFixedDelay(this::poll, 200, 200, TimeUnit.MILLISECONDS);
+				this.leaders::ended);
+	}
+
+	/** The election whose leader runs the job: its leader group's, else the application's. */
+	ZkLeaderElection electionOf(JobKey job) {
+		return this.leaders.electionOf(job);
+	}
+
+	/** The leader group of a job, or {@code null} for the application's own election. */
+	@Nullable String leaderGroupOf(JobKey job) {
+		return this.leaders.leaderGroupOf(job);
+	}
+
+	/** With leader groups: whether a gate holds a job now; set before the scheduler first starts. */
+	void held(Predicate<JobKey> held) {
+		this.held = held;
 	}
 
 	/** Take a gated scheduler's jobs under operation; before it first starts. */
@@ -134,8 +168,11 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	}
 
 	/** On a grant, before the scheduler starts: pause what operators paused, resume what they resumed. */
-	synchronized void granted(Scheduler scheduler) {
+	synchronized void granted(Scheduler scheduler, Predicate<JobKey> owned) {
 		for (JobKey job : jobKeys(scheduler)) {
+			if (!owned.test(job)) {
+				continue;
+			}
 			try {
 				boolean paused = this.election.records().client().checkExists().forPath(this.requests.pausedNode(job)) != null;
 				applyPause(scheduler, job, paused);
@@ -159,7 +196,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		else {
 			this.operatorPaused.remove(job);
 		}
-		JobSchedules.pause(scheduler, job, byOperator || entry.isPaused());
+		JobSchedules.pause(scheduler, job, byOperator || entry.isPaused() || this.held.test(job));
 	}
 
 	/** The configuration key pausing the job, or {@code null} when the configuration does not pause it. */
@@ -199,9 +236,9 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 			return new JobAnswer(JobAnswer.Status.UNKNOWN_JOB, "No leader-gated job " + job + " in this application; jobs: "
 					+ jobKeys() + ".");
 		}
-		if (this.election.leaderId().isEmpty()) {
-			return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance leads " + this.election.latchPath()
-					+ " now: nothing was done to " + job + ".");
+		JobAnswer noLeader = this.leaders.noLeader(job);
+		if (noLeader != null) {
+			return noLeader;
 		}
 		try {
 			String node = this.requests.submit(action, job, this.election.participantId());
@@ -218,7 +255,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 
 	/** Every job: group, name, schedule, paused, next fire time (on the leader), leader, refusal, last runs. */
 	public List<Map<String, Object>> describe() {
-		return new JobViews(this, this.requests, this.history, this.election).describe(this.schedulers);
+		return new JobViews(this, this.requests, this.history).describe(this.schedulers);
 	}
 
 	@Nullable String refusal(JobKey job) {
@@ -238,24 +275,20 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		}
 	}
 
-	private void poll() {
-		try {
-			this.consumer.poll();
-		}
-		catch (Exception ex) {
-			logger.debug("Could not read the job requests in " + this.requests.requests + ": " + ex);
-		}
+	/** Tests only: the leader side of the application's election. */
+	RequestConsumer consumer() {
+		return this.leaders.consumerOf(this.election);
 	}
 
-	/** Tests only: the leader side. */
-	RequestConsumer consumer() {
-		return this.consumer;
+	/** Tests only: the leader side of the election that runs a job. */
+	RequestConsumer consumer(JobKey job) {
+		return this.leaders.consumer(job);
 	}
 
 	@Override
 	public void destroy() {
 		this.worker.shutdownNow();
-		this.election.records().firingOperations = null;
+		this.leaders.detach();
 	}
 
 }

@@ -278,6 +278,16 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.calls.exit();
 	}
 
+	/** Tests only: run a task on the leadership thread, after what is queued there. */
+	void inOrder(Runnable task) {
+		this.announcer.inOrder(task);
+	}
+
+	/** Hand leadership over gracefully and stay in the election; false when not leading or already doing so. */
+	boolean stepBack() {
+		return this.cycle.stepBack();
+	}
+
 	/** The term granted now, whether or not its lease is valid now; {@code null} while none. */
 	@Nullable Term term() {
 		return this.cycle.term();

@@ -2,6 +2,7 @@ package dev.zkspring.leader;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -79,6 +80,20 @@ class JobRequestIntegrationTests {
 
 		assertThat(jobs(b).request("DEFAULT", "report", "resume").status()).isEqualTo(Status.DONE);
 		await().atMost(Duration.ofSeconds(5)).until(() -> JobOperationsApp.count("b") >= 2);
+	}
+
+	@Test
+	void theLeaderIsWokenByEachRequestNotByItsSlowRecheck() {
+		Instance a = this.instances.start("a");
+		Instance b = this.instances.start("b");
+		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+		// each answer comes long before the leader's next re-check of the requests would pick the request up
+		Duration bound = ZkJobs.RECHECK.dividedBy(5);
+		for (String action : List.of("pause", "resume", "pause", "resume")) {
+			long asked = System.nanoTime();
+			assertThat(jobs(b).request("DEFAULT", "report", action).status()).isEqualTo(Status.DONE);
+			assertThat(Duration.ofNanos(System.nanoTime() - asked)).as(action).isLessThan(bound);
+		}
 	}
 
 	@Test
