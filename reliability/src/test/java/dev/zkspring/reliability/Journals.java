@@ -31,8 +31,9 @@ final class Journals {
 	/**
 	 * Three instances, the application's own election and the groups alpha and beta, all leading at once:
 	 * w1 leads default (epoch 5) and alpha (epoch 10) until it hands alpha to w3 (epoch 30) at 1500 ms, with
-	 * one alpha run in flight across that handover; w2 leads beta (epoch 20, granted after w1's epochs). Every
-	 * group runs its job at the fire times 1000 and 2000, and a {@code @LeaderOnly} call.
+	 * one alpha run in flight across that handover (and a beta run too, which no handover of beta overtook);
+	 * w2 leads beta (epoch 20, granted after w1's epochs). Every group runs its job at the fire times 1000
+	 * and 2000, and a {@code @LeaderOnly} call.
 	 */
 	static Journals cleanWithThreeGroups() {
 		return new Journals().at(1, 100, "G default 5")
@@ -52,8 +53,10 @@ final class Journals {
 			.at(1, 1320, "OE default 5")
 			.at(1, 1400, "JS alpha 10 1400 alphaTick")
 			.at(1, 1500, "R alpha 10 STEPPED_BACK")
+			.at(2, 1550, "JS beta 20 1500 betaTick")
 			.at(3, 1600, "G alpha 30")
 			.at(1, 1650, "JE alpha 10 1400 alphaTick")
+			.at(2, 1700, "JE beta 20 1500 betaTick")
 			.at(3, 2000, "JS alpha 30 2000 alphaTick")
 			.at(2, 2001, "JS beta 20 2000 betaTick")
 			.at(1, 2002, "JS default 5 2000 tick")

@@ -29,10 +29,10 @@ class LeaderCheckerTests {
 		GroupTally beta = checker.groups.get("beta");
 		assertThat(beta.leadersSeen()).isEqualTo("w2");
 		assertThat(beta.handovers).isZero();
-		assertThat(beta.jobRuns).isEqualTo(2);
+		assertThat(beta.jobRuns).isEqualTo(3);
 		assertThat(beta.inFlight).isZero();
 		assertThat(checker.groups.get("default").jobRuns).isEqualTo(2);
-		assertThat(checker.total((g) -> g.jobRuns)).isEqualTo(7);
+		assertThat(checker.total((g) -> g.jobRuns)).isEqualTo(8);
 	}
 
 	@Test
