@@ -7,6 +7,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -112,9 +115,9 @@ public final class Campaign {
 
 	private void inject(Fault fault) {
 		long start = System.nanoTime();
-		int leader = currentLeader();
-		Workload target = pickTarget(leader);
-		boolean atLeader = target.instance == leader;
+		Map<String, Integer> leaders = currentLeaders();
+		Workload target = pickTarget(leaders);
+		boolean atLeader = leaders.containsValue(target.instance);
 		String what;
 		switch (fault) {
 			case KILL_WORKLOAD -> {
@@ -179,44 +182,33 @@ public final class Campaign {
 			}
 			default -> throw new IllegalStateException(fault.name());
 		}
-		this.injected.add(new Injected(fault, what, start, atLeader ? target.instance : -1));
+		Set<String> led = new TreeSet<>();
+		if (atLeader) {
+			leaders.forEach((group, instance) -> {
+				if (instance == target.instance) {
+					led.add(group);
+				}
+			});
+		}
+		this.injected.add(new Injected(fault, what, start, target.instance, led));
 		System.out.printf("  fault %3d %-17s %s%n", this.injected.size(), fault, what);
 		Processes.pause(SESSION_MILLIS);
 	}
 
-	/** The leader half the time (faults there matter most), otherwise any instance. */
-	private Workload pickTarget(int leader) {
-		if (leader > 0 && this.random.nextBoolean()) {
-			return this.workloads.get(leader - 1);
+	/** A group's leader half the time (faults there matter most), otherwise any instance. */
+	private Workload pickTarget(Map<String, Integer> leaders) {
+		if (!leaders.isEmpty() && this.random.nextBoolean()) {
+			List<Integer> leading = new ArrayList<>(leaders.values());
+			return this.workloads.get(leading.get(this.random.nextInt(leading.size())) - 1);
 		}
 		return this.workloads.get(this.random.nextInt(WORKLOADS));
 	}
 
-	/** The instance whose latest leadership line is a grant with the highest epoch, or -1. */
-	private int currentLeader() {
-		int leader = -1;
-		long best = -1;
-		for (Workload workload : this.workloads) {
-			List<String> lines = workload.journal();
-			for (int i = lines.size() - 1; i >= 0; i--) {
-				String[] parts = lines.get(i).split(" ");
-				if (parts.length < 3) {
-					continue;
-				}
-				if (parts[2].equals("G") && parts.length > 3) {
-					long epoch = Long.parseLong(parts[3]);
-					if (epoch > best) {
-						best = epoch;
-						leader = workload.instance;
-					}
-					break;
-				}
-				if (parts[2].equals("R") || parts[2].equals("START")) {
-					break;
-				}
-			}
-		}
-		return leader;
+	/** The instance that leads each group (the application's own election as {@code default}) now. */
+	private Map<String, Integer> currentLeaders() {
+		Map<Integer, List<String>> journals = new TreeMap<>();
+		this.workloads.forEach((workload) -> journals.put(workload.instance, workload.journal()));
+		return Leaders.current(journals);
 	}
 
 	/** Heal everything, bring every instance back, write a last document and let it settle. */
@@ -273,8 +265,11 @@ public final class Campaign {
 				new ConfigChecker(history, this.writer, this.workloads), this.writer);
 	}
 
-	/** A fault as injected: what, where, when, and the workload that led when it hit (or -1). */
-	record Injected(Fault fault, String target, long startNanos, int leaderInstance) {
+	/**
+	 * A fault as injected: what, where, when, the workload it hit (or the last one it was aimed at) and the
+	 * groups that workload led when the fault took it away (empty when the fault does not take it away).
+	 */
+	record Injected(Fault fault, String target, long startNanos, int instance, Set<String> groupsLed) {
 	}
 
 	private record Duration(long millis) {

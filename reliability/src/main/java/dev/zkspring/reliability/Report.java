@@ -31,12 +31,7 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 			.append("| ").append(this.locks.sections).append(" | ").append(this.locks.overlaps).append(" | ")
 			.append(this.locks.enteredLateAfterFreeze).append(" | ")
 			.append(this.locks.refusedWrites).append(" | ").append(this.locks.violations.size()).append(" |\n\n");
-		md.append("## Leadership\n\n| job runs | @LeaderOnly calls (revoked as they began) | grants | runs in flight at a handover | violations | failover p50 / p99 / max |\n|---|---|---|---|---|---|\n")
-			.append("| ").append(this.leadership.jobRuns).append(" | ").append(this.leadership.leaderOnlyCalls)
-			.append(" (").append(this.leadership.revokedAtStart).append(") | ")
-			.append(this.leadership.grants).append(" | ").append(this.leadership.inFlight).append(" | ")
-			.append(this.leadership.violations.size()).append(" | ").append(percentiles(this.leadership.failoverNanos))
-			.append(" |\n\n");
+		md.append(leadership(this.leadership));
 		md.append("## Configuration\n\n| good documents | malformed | unconvertible | applied (journaled) | refusals (events) | violations | propagation p50 / p99 / max |\n|---|---|---|---|---|---|---|\n")
 			.append("| ").append(this.writer.written.size()).append(" | ").append(this.writer.malformed).append(" | ")
 			.append(this.writer.refused.size()).append(" | ").append(this.config.applied).append(" | ")
@@ -54,6 +49,28 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 		if (all.size() > 50) {
 			md.append("- ... and ").append(all.size() - 50).append(" more\n");
 		}
+		return md.toString();
+	}
+
+	/** The leadership section: totals, then one row per group. */
+	static String leadership(LeaderChecker leaders) {
+		StringBuilder md = new StringBuilder();
+		md.append("## Leadership\n\n| job runs | @LeaderOnly calls (revoked as they began) | grants | runs in flight at a handover | violations | failover p50 / p99 / max |\n|---|---|---|---|---|---|\n")
+			.append("| ").append(leaders.total((g) -> g.jobRuns)).append(" | ").append(leaders.total((g) -> g.leaderOnlyCalls))
+			.append(" (").append(leaders.total((g) -> g.revokedAtStart)).append(") | ")
+			.append(leaders.total((g) -> g.grants)).append(" | ").append(leaders.total((g) -> g.inFlight)).append(" | ")
+			.append(leaders.violations.size()).append(" | ").append(percentiles(leaders.failoverNanos))
+			.append(" |\n\n");
+		md.append("Per leader group (`default` is the application's own election; each group is checked on its own):\n\n")
+			.append("| group | leaders seen | grants | handovers | job runs | @LeaderOnly calls | in flight at a handover | violations | failover p50 / p99 / max |\n")
+			.append("|---|---|---|---|---|---|---|---|---|\n");
+		for (GroupTally group : leaders.groups.values()) {
+			md.append("| ").append(group.group).append(" | ").append(group.leadersSeen()).append(" | ").append(group.grants)
+				.append(" | ").append(group.handovers).append(" | ").append(group.jobRuns).append(" | ")
+				.append(group.leaderOnlyCalls).append(" | ").append(group.inFlight).append(" | ").append(group.violations)
+				.append(" | ").append(percentiles(group.failoverNanos)).append(" |\n");
+		}
+		md.append('\n');
 		return md.toString();
 	}
 

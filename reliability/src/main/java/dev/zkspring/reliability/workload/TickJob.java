@@ -7,23 +7,36 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.quartz.QuartzJobBean;
 
 import dev.zkspring.leader.LeaderJobs;
+import dev.zkspring.leader.ZkLeaderGroups;
 
-/** The leader-gated Quartz job (cron, every second): journals its start and end with epoch and fire time. */
+/**
+ * The leader-gated Quartz jobs (cron, every second, one per group): each journals its start and end with
+ * its group (as {@code zk.leader.groups} assigns it), epoch, fire time and name.
+ */
 @DisallowConcurrentExecution
 public class TickJob extends QuartzJobBean {
 
 	private Journal journal;
+
+	private ZkLeaderGroups groups;
 
 	@Autowired
 	void setJournal(Journal journal) {
 		this.journal = journal;
 	}
 
+	@Autowired
+	void setGroups(ZkLeaderGroups groups) {
+		this.groups = groups;
+	}
+
 	@Override
 	protected void executeInternal(JobExecutionContext context) {
 		long epoch = LeaderJobs.epoch(context);
 		long fireTime = context.getScheduledFireTime().getTime();
-		this.journal.line("JS", epoch, fireTime);
+		String job = context.getJobDetail().getKey().getName();
+		String group = this.groups.groupOf(job).orElse(LeaderWork.DEFAULT_GROUP);
+		this.journal.line("JS", group, epoch, fireTime, job);
 		try {
 			Thread.sleep(150); // stands for the job's work
 		}
@@ -31,7 +44,7 @@ public class TickJob extends QuartzJobBean {
 			Thread.currentThread().interrupt();
 		}
 		finally {
-			this.journal.line("JE", epoch, fireTime);
+			this.journal.line("JE", group, epoch, fireTime, job);
 		}
 	}
 

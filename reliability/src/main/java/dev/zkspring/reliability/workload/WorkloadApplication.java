@@ -7,8 +7,9 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * The application the campaign runs three of: it uses the starter as a user would (a {@code @ZkLock}
- * critical section writing through a fenced store, a leader-gated Quartz job, a {@code @LeaderOnly}
- * scheduled task, a {@code @RefreshScope} properties bean) and journals what each part did.
+ * critical section writing through a fenced store, leader-gated Quartz jobs and {@code @LeaderOnly}
+ * scheduled tasks in its own election and in two leader groups, a {@code @RefreshScope} properties bean)
+ * and journals what each part did.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
