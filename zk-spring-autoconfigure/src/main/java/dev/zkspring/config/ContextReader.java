@@ -1,9 +1,12 @@
 package dev.zkspring.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.RetryLoop;
@@ -36,6 +39,9 @@ final class ContextReader {
 
 	private static final int ATTEMPTS = 3;
 
+	/** The size of a listed node its parent's listing did not hold: not read. */
+	private static final Stat ABSENT = new Stat();
+
 	/** Test seam: runs after each batch is read. */
 	static volatile Runnable afterBatch = () -> {
 	};
@@ -62,6 +68,15 @@ final class ContextReader {
 
 	/** Every context, in the order given. */
 	List<Read> read(List<String> znodes) throws Exception {
+		return read(znodes, Set.of());
+	}
+
+	/**
+	 * Every node, in the order given; on the careful path the {@code listed} ones (nodes that mostly do
+	 * not exist, such as canary nodes) are looked up by one listing of their parent instead of a stat
+	 * each, and one not listed is not read (a missing node, remembered as size 0 for the next read).
+	 */
+	List<Read> read(List<String> znodes, Set<String> listed) throws Exception {
 		int limit = packetLimit();
 		List<@Nullable Stat> remembered = remembered(znodes);
 		if (remembered != null) {
@@ -83,8 +98,9 @@ final class ContextReader {
 		List<Read> reads = List.of();
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 			List<@Nullable Stat> sizes = new ArrayList<>();
+			Map<String, @Nullable Set<String>> children = new HashMap<>();
 			for (String znode : znodes) {
-				sizes.add(readable(znode));
+				sizes.add(listed.contains(znode) ? listedSize(znode, children) : readable(znode));
 			}
 			Attempt read = readAll(znodes, sizes, limit, true);
 			reads = read.reads();
@@ -96,6 +112,34 @@ final class ContextReader {
 		return remember(reads);
 	}
 
+	/** A listed node's stat, {@link #ABSENT} when its parent's listing does not hold it. */
+	private @Nullable Stat listedSize(String znode, Map<String, @Nullable Set<String>> children) throws Exception {
+		ZKPaths.PathAndNode parts = ZKPaths.getPathAndNode(znode);
+		if (!children.containsKey(parts.getPath())) {
+			children.put(parts.getPath(), children(parts.getPath()));
+		}
+		Set<String> listing = children.get(parts.getPath());
+		if (listing != null && !listing.contains(parts.getNode())) {
+			return ABSENT;
+		}
+		// listed, or a parent this identity may not list: a stat says (and the read reports NOAUTH)
+		return readable(znode);
+	}
+
+	/** The children of a node; empty when it is missing, {@code null} when this identity may not list it. */
+	private @Nullable Set<String> children(String parent) throws Exception {
+		try {
+			return new HashSet<>(RetryLoop.callWithRetry(this.client.getZookeeperClient(),
+					() -> zooKeeper().getChildren(path(parent), false)));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return Set.of();
+		}
+		catch (KeeperException.NoAuthException ex) {
+			return null;
+		}
+	}
+
 	private static boolean retriable(KeeperException.Code code) {
 		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.OPERATIONTIMEOUT
 				|| code == KeeperException.Code.SESSIONMOVED || code == KeeperException.Code.SESSIONEXPIRED;
@@ -104,8 +148,17 @@ final class ContextReader {
 	/** The reads, and whether they hold together (one batch, or several none of whose nodes changed since). */
 	private Attempt readAll(List<String> znodes, List<@Nullable Stat> sizes, int limit, boolean retry)
 			throws Exception {
-		List<List<Integer>> batches = batches(sizes, limit);
 		Read[] read = new Read[znodes.size()];
+		List<List<Integer>> batches = new ArrayList<>();
+		for (List<Integer> batch : batches(sizes, limit)) {
+			// a node its parent's listing did not hold is not read: missing
+			List<Integer> present = batch.stream().filter((i) -> sizes.get(i) != ABSENT).toList();
+			batch.stream().filter((i) -> sizes.get(i) == ABSENT)
+				.forEach((i) -> read[i] = new Read(znodes.get(i), null, null, KeeperException.Code.NONODE, 0));
+			if (!present.isEmpty()) {
+				batches.add(present);
+			}
+		}
 		for (List<Integer> batch : batches) {
 			readBatch(znodes, sizes, batch, limit, read, retry);
 			afterBatch.run();
