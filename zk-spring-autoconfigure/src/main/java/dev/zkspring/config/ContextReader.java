@@ -2,7 +2,6 @@ package dev.zkspring.config;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * Reads the context documents in multi-reads small enough for the client's packet limit
  * ({@code jute.maxbuffer}): one reply over it is a lost connection, not an error. Sizes come from
  * the previous load when every context has one (so a reload is one multi-read, one round trip),
- * else from a stat of each node first; a multi planned on remembered sizes that loses the connection
+ * else from a stat of each node first (of the canary nodes, from one listing of their parent:
+ * {@link NodeStats}); a multi planned on remembered sizes that loses the connection
  * (a document grew past them) is read again the careful way, stat first. The documents are packed into batches of at most half the limit (room for
  * a document growing in between), a larger one read alone, and one too large to be read at all
  * within the limit is not read but reported. When several batches were needed, every node is looked
@@ -39,14 +39,14 @@ final class ContextReader {
 
 	private static final int ATTEMPTS = 3;
 
-	/** The size of a listed node its parent's listing did not hold: not read. */
-	private static final Stat ABSENT = new Stat();
 
 	/** Test seam: runs after each batch is read. */
 	static volatile Runnable afterBatch = () -> {
 	};
 
 	private final CuratorFramework client;
+
+	private final NodeStats stats;
 
 	/** Each context's size at the last read (0 when missing), shared by the reads of one locator. */
 	private final Map<String, Integer> knownSizes;
@@ -57,6 +57,7 @@ final class ContextReader {
 
 	ContextReader(CuratorFramework client, Map<String, Integer> knownSizes) {
 		this.client = client;
+		this.stats = new NodeStats(client);
 		this.knownSizes = knownSizes;
 	}
 
@@ -100,7 +101,7 @@ final class ContextReader {
 			List<@Nullable Stat> sizes = new ArrayList<>();
 			Map<String, @Nullable Set<String>> children = new HashMap<>();
 			for (String znode : znodes) {
-				sizes.add(listed.contains(znode) ? listedSize(znode, children) : readable(znode));
+				sizes.add(listed.contains(znode) ? this.stats.listed(znode, children) : this.stats.readable(znode));
 			}
 			Attempt read = readAll(znodes, sizes, limit, true);
 			reads = read.reads();
@@ -110,34 +111,6 @@ final class ContextReader {
 		}
 		// when changed under every attempt, the latest read stands, and the watch brings the next change
 		return remember(reads);
-	}
-
-	/** A listed node's stat, {@link #ABSENT} when its parent's listing does not hold it. */
-	private @Nullable Stat listedSize(String znode, Map<String, @Nullable Set<String>> children) throws Exception {
-		ZKPaths.PathAndNode parts = ZKPaths.getPathAndNode(znode);
-		if (!children.containsKey(parts.getPath())) {
-			children.put(parts.getPath(), children(parts.getPath()));
-		}
-		Set<String> listing = children.get(parts.getPath());
-		if (listing != null && !listing.contains(parts.getNode())) {
-			return ABSENT;
-		}
-		// listed, or a parent this identity may not list: a stat says (and the read reports NOAUTH)
-		return readable(znode);
-	}
-
-	/** The children of a node; empty when it is missing, {@code null} when this identity may not list it. */
-	private @Nullable Set<String> children(String parent) throws Exception {
-		try {
-			return new HashSet<>(RetryLoop.callWithRetry(this.client.getZookeeperClient(),
-					() -> zooKeeper().getChildren(path(parent), false)));
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return Set.of();
-		}
-		catch (KeeperException.NoAuthException ex) {
-			return null;
-		}
 	}
 
 	private static boolean retriable(KeeperException.Code code) {
@@ -152,8 +125,8 @@ final class ContextReader {
 		List<List<Integer>> batches = new ArrayList<>();
 		for (List<Integer> batch : batches(sizes, limit)) {
 			// a node its parent's listing did not hold is not read: missing
-			List<Integer> present = batch.stream().filter((i) -> sizes.get(i) != ABSENT).toList();
-			batch.stream().filter((i) -> sizes.get(i) == ABSENT)
+			List<Integer> present = batch.stream().filter((i) -> sizes.get(i) != NodeStats.ABSENT).toList();
+			batch.stream().filter((i) -> sizes.get(i) == NodeStats.ABSENT)
 				.forEach((i) -> read[i] = new Read(znodes.get(i), null, null, KeeperException.Code.NONODE, 0));
 			if (!present.isEmpty()) {
 				batches.add(present);
@@ -251,7 +224,7 @@ final class ContextReader {
 	private boolean unchanged(List<Read> reads) throws Exception {
 		for (Read read : reads) {
 			if (read.error() == KeeperException.Code.NONODE || read.stat() != null) {
-				Stat now = readable(read.znode());
+				Stat now = this.stats.readable(read.znode());
 				Stat then = read.stat();
 				if ((now == null) != (then == null) || (now != null && (now.getMzxid() != then.getMzxid()
 						|| now.getCzxid() != then.getCzxid()))) {
@@ -260,20 +233,6 @@ final class ContextReader {
 			}
 		}
 		return true;
-	}
-
-	/** The node's stat; {@code null} when it is missing or this identity may not read it (the read says which). */
-	private @Nullable Stat readable(String znode) throws Exception {
-		try {
-			return exists(znode);
-		}
-		catch (KeeperException.NoAuthException ex) {
-			return null;
-		}
-	}
-
-	private @Nullable Stat exists(String znode) throws Exception {
-		return RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().exists(path(znode), false));
 	}
 
 	private String path(String znode) {
