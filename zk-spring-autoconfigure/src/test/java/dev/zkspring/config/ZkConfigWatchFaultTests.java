@@ -65,6 +65,7 @@ class ZkConfigWatchFaultTests {
 	void aChangeMadeWhileTheConnectionIsCutIsAppliedOnReconnectAndTheWatchStays() {
 		this.runner.withPropertyValues("spring.profiles.active=eu").run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
+			settle(context);
 			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
@@ -87,6 +88,7 @@ class ZkConfigWatchFaultTests {
 	void aChangeMadeWhileTheServerExpiredTheSessionIsAppliedAndTheNewSessionIsWatched() {
 		this.runner.run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
+			settle(context);
 			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
 			long session = zooKeeper.getSessionId();
 			this.proxy.cut();
@@ -103,6 +105,15 @@ class ZkConfigWatchFaultTests {
 			this.writer.delete().forPath("/config/orders");
 			await().atMost(WAIT).until(() -> greeting(context) == null);
 		});
+	}
+
+	/**
+	 * One change applied before the fault: the reload at readiness is over, so no read that started
+	 * before the cut (and retries until it is healed) can bring the change made during it.
+	 */
+	private void settle(ConfigurableApplicationContext context) throws Exception {
+		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
+		await().atMost(WAIT).until(() -> "settled".equals(greeting(context)));
 	}
 
 	/** Take the session over on a direct connection and close it: the server ends it at once. */
