@@ -16,7 +16,9 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
  * for that comparison alone),
  * {@code --config-only} for config propagation alone, {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
- * {@code --quick}: N = 1 and 10 only; {@code --scale-sizes=1,10,50,200} to choose N), and
+ * {@code --quick}: N = 1 and 10 only; {@code --scale-sizes=1,10,50,200} to choose N),
+ * {@code --scale-fanout-only} for the scale run's fan-out against its floor alone, on the 3-node ensemble,
+ * printed and not written ({@code --rounds=3} rounds per N, with {@code --scale-sizes}), and
  * {@code --out=FILE} (default benchmarks/RESULTS.md). The full run ends with the scale run.
  */
 public final class BenchmarkMain {
@@ -36,6 +38,10 @@ public final class BenchmarkMain {
 					.map(String::trim).map(Integer::valueOf).toList());
 		Path plots = (out.toAbsolutePath().getParent() != null) ? out.toAbsolutePath().getParent() : Path.of(".");
 		java.nio.file.Files.createDirectories(plots);
+		if (arguments.contains("--scale-fanout-only")) {
+			new ScaleBenchmark(report, scale, plots).runFanOutOnly(Integer.parseInt(option(arguments, "--rounds=", "3")));
+			System.exit(0);
+		}
 		if (arguments.contains("--scale")) {
 			scale(report, scale, plots, started);
 			ScaleMarkers.splice(out, report.body());

@@ -50,6 +50,30 @@ final class ScaleBenchmark {
 		plot(rows);
 	}
 
+	/**
+	 * Fan-out against the floor only, on the 3-node ensemble, {@code rounds} rounds per N, printed (not
+	 * written to the report): the quick loop for work on the config watcher.
+	 */
+	void runFanOutOnly(int rounds) throws Exception {
+		try (ScaleEnsemble ensemble = ScaleEnsemble.threeNodes(); Clients clients = new Clients(ensemble.connectString())) {
+			CuratorFramework writer = clients.connect();
+			writer.create().orSetData().creatingParentsIfNeeded()
+				.forPath(ScaleInstance.DOCUMENT, ScaleInstance.document("0"));
+			ScaleRun run = new ScaleRun(ensemble, writer, this.settings);
+			System.out.println("| ensemble | N | round | samples | p50 µs | p99 µs | max µs | floor p50 | floor p99 | floor max | p50 ÷ floor |");
+			System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+			for (int n : this.settings.sizes()) {
+				int round = 1;
+				for (ScaleRow row : run.measureFanOut(n, rounds)) {
+					System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f× |%n",
+							ensemble.label(), n, round++, row.fanOut.count(), row.fanOut.p50(), row.fanOut.p99(),
+							row.fanOut.max(), row.floor.p50(), row.floor.p99(), row.floor.max(),
+							row.fanOut.p50() / row.floor.p50());
+				}
+			}
+		}
+	}
+
 	private void plot(List<ScaleRow> rows) throws Exception {
 		chart("Fan-out: setData until all N applied, p50", "µs", true, rows,
 				new Line("zk-spring", (r) -> r.fanOut.p50()), new Line("bare CuratorCache (floor)", (r) -> r.floor.p50()))

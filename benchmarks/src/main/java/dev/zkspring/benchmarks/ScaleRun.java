@@ -62,6 +62,34 @@ final class ScaleRun {
 		return row;
 	}
 
+	/**
+	 * Fan-out against the floor alone ({@code --scale-fanout-only}): start N instances, let them settle,
+	 * measure {@code rounds} rounds of interleaved samples; nothing else runs on the ensemble meanwhile.
+	 */
+	List<ScaleRow> measureFanOut(int n, int rounds) throws Exception {
+		String first = next();
+		this.writer.setData().forPath(ScaleInstance.DOCUMENT, ScaleInstance.document(first));
+		List<ScaleInstance> instances = new ArrayList<>();
+		List<ScaleRow> rows = new ArrayList<>();
+		try {
+			for (int i = 0; i < n; i++) {
+				instances.add(new ScaleInstance(this.ensemble.connectString(), i));
+			}
+			settle(instances, n);
+			try (ScaleFloor floor = new ScaleFloor(this.ensemble.connectString(), n)) {
+				for (int round = 0; round < rounds; round++) {
+					ScaleRow row = new ScaleRow(this.ensemble.label(), n);
+					fanOut(row, instances, floor, n);
+					rows.add(row);
+				}
+			}
+		}
+		finally {
+			instances.forEach(ScaleInstance::close);
+		}
+		return rows;
+	}
+
 	/** Every instance has the document, the fleet shows all N, one of them leads. */
 	private void settle(List<ScaleInstance> instances, int n) throws Exception {
 		String value = instances.get(0).value();

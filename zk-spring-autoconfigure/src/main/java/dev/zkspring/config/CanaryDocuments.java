@@ -1,7 +1,7 @@
 package dev.zkspring.config;
 
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,15 +10,13 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The canaries of one application's contexts ({@link ConfigCanary}), read with every load beside the
- * documents: where a context's canary names this instance, its candidate is what the instance runs in
+ * The canaries of one application's contexts ({@link ConfigCanary}), read with every load in the same
+ * multi-read as the documents ({@link ContextReader}): where a context's canary names this instance, its candidate is what the instance runs in
  * place of the base document, parsed by the same parser. A canary node that is not one, and a candidate
  * the parser rejects, are reported once per node version, naming the canary node, and the base document
  * stays. Other instances, and every context without a canary node, keep the base.
@@ -54,55 +52,38 @@ final class CanaryDocuments {
 	}
 
 	/**
-	 * Read the canary nodes of these contexts: a listing of each canary root (nothing more when there is
-	 * no canary), then each canary node of a context of ours.
-	 * @return by context znode, its canary node as read
+	 * The canary nodes of these contexts ({@link #nodes}), as read in the same multi-read as the documents.
+	 * @param reads by context znode, what was read of its canary node
+	 * @return by context znode, its canary node as read, for each context that has one
 	 */
-	Map<String, Read> read(CuratorFramework client, List<String> znodes) throws Exception {
-		Map<String, Set<String>> listed = new HashMap<>();
-		Map<String, Read> reads = new HashMap<>();
-		for (String znode : znodes) {
-			String canary = ConfigContexts.canaryNode(znode);
-			if (canary == null) {
-				continue;
+	Map<String, Read> read(Map<String, ContextReader.Read> reads) {
+		Map<String, Read> canaries = new HashMap<>();
+		reads.forEach((znode, read) -> {
+			if (read.error() == KeeperException.Code.NOAUTH) {
+				unreadable(read.znode());
 			}
-			ZKPaths.PathAndNode parts = ZKPaths.getPathAndNode(canary);
-			Set<String> children = listed.get(parts.getPath());
-			if (children == null) {
-				children = children(client, parts.getPath());
-				listed.put(parts.getPath(), children);
+			else if (read.stat() != null) {
+				// one too large to be read within the packet limit has no data: refused as not a canary node
+				canaries.put(znode, new Read(read.znode(), read.data(), read.stat()));
+				this.unreadable.remove(read.znode());
 			}
-			if (children.contains(parts.getNode())) {
-				Stat stat = new Stat();
-				try {
-					byte[] data = client.getData().storingStatIn(stat).forPath(canary);
-					reads.put(znode, new Read(canary, data, stat));
-					this.unreadable.remove(canary);
-				}
-				catch (KeeperException.NoNodeException ex) {
-					// ended between the listing and the read: no canary
-				}
-				catch (KeeperException.NoAuthException ex) {
-					unreadable(canary);
-				}
+			else {
+				this.unreadable.remove(read.znode());
 			}
-		}
-		return reads;
+		});
+		return canaries;
 	}
 
-	private Set<String> children(CuratorFramework client, String root) throws Exception {
-		try {
-			Set<String> children = new HashSet<>(client.getChildren().forPath(root));
-			this.unreadable.remove(root);
-			return children;
+	/** By context znode, its canary node; contexts under the root {@code /} have none. */
+	static Map<String, String> nodes(List<String> znodes) {
+		Map<String, String> nodes = new LinkedHashMap<>();
+		for (String znode : znodes) {
+			String canary = ConfigContexts.canaryNode(znode);
+			if (canary != null) {
+				nodes.put(znode, canary);
+			}
 		}
-		catch (KeeperException.NoNodeException ex) {
-			return Set.of();
-		}
-		catch (KeeperException.NoAuthException ex) {
-			unreadable(root);
-			return Set.of();
-		}
+		return nodes;
 	}
 
 	private void unreadable(String znode) {
@@ -131,6 +112,10 @@ final class CanaryDocuments {
 		}
 		ConfigCanary canary;
 		try {
+			if (read.data() == null) {
+				throw new IllegalArgumentException("it is " + read.stat().getDataLength() + " bytes, too large to be "
+						+ "read within the client's packet limit (jute.maxbuffer)");
+			}
 			canary = ConfigCanary.parse(read.data());
 		}
 		catch (IllegalArgumentException ex) {

@@ -1,9 +1,11 @@
 package dev.zkspring.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.RetryLoop;
@@ -22,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * Reads the context documents in multi-reads small enough for the client's packet limit
  * ({@code jute.maxbuffer}): one reply over it is a lost connection, not an error. Sizes come from
  * the previous load when every context has one (so a reload is one multi-read, one round trip),
- * else from a stat of each node first; a multi planned on remembered sizes that loses the connection
+ * else from a stat of each node first (of the canary nodes, from one listing of their parent:
+ * {@link NodeStats}); a multi planned on remembered sizes that loses the connection
  * (a document grew past them) is read again the careful way, stat first. The documents are packed into batches of at most half the limit (room for
  * a document growing in between), a larger one read alone, and one too large to be read at all
  * within the limit is not read but reported. When several batches were needed, every node is looked
@@ -36,11 +39,14 @@ final class ContextReader {
 
 	private static final int ATTEMPTS = 3;
 
+
 	/** Test seam: runs after each batch is read. */
 	static volatile Runnable afterBatch = () -> {
 	};
 
 	private final CuratorFramework client;
+
+	private final NodeStats stats;
 
 	/** Each context's size at the last read (0 when missing), shared by the reads of one locator. */
 	private final Map<String, Integer> knownSizes;
@@ -51,6 +57,7 @@ final class ContextReader {
 
 	ContextReader(CuratorFramework client, Map<String, Integer> knownSizes) {
 		this.client = client;
+		this.stats = new NodeStats(client);
 		this.knownSizes = knownSizes;
 	}
 
@@ -62,6 +69,15 @@ final class ContextReader {
 
 	/** Every context, in the order given. */
 	List<Read> read(List<String> znodes) throws Exception {
+		return read(znodes, Set.of());
+	}
+
+	/**
+	 * Every node, in the order given; on the careful path the {@code listed} ones (nodes that mostly do
+	 * not exist, such as canary nodes) are looked up by one listing of their parent instead of a stat
+	 * each, and one not listed is not read (a missing node, remembered as size 0 for the next read).
+	 */
+	List<Read> read(List<String> znodes, Set<String> listed) throws Exception {
 		int limit = packetLimit();
 		List<@Nullable Stat> remembered = remembered(znodes);
 		if (remembered != null) {
@@ -83,8 +99,9 @@ final class ContextReader {
 		List<Read> reads = List.of();
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 			List<@Nullable Stat> sizes = new ArrayList<>();
+			Map<String, @Nullable Set<String>> children = new HashMap<>();
 			for (String znode : znodes) {
-				sizes.add(readable(znode));
+				sizes.add(listed.contains(znode) ? this.stats.listed(znode, children) : this.stats.readable(znode));
 			}
 			Attempt read = readAll(znodes, sizes, limit, true);
 			reads = read.reads();
@@ -104,8 +121,17 @@ final class ContextReader {
 	/** The reads, and whether they hold together (one batch, or several none of whose nodes changed since). */
 	private Attempt readAll(List<String> znodes, List<@Nullable Stat> sizes, int limit, boolean retry)
 			throws Exception {
-		List<List<Integer>> batches = batches(sizes, limit);
 		Read[] read = new Read[znodes.size()];
+		List<List<Integer>> batches = new ArrayList<>();
+		for (List<Integer> batch : batches(sizes, limit)) {
+			// a node its parent's listing did not hold is not read: missing
+			List<Integer> present = batch.stream().filter((i) -> sizes.get(i) != NodeStats.ABSENT).toList();
+			batch.stream().filter((i) -> sizes.get(i) == NodeStats.ABSENT)
+				.forEach((i) -> read[i] = new Read(znodes.get(i), null, null, KeeperException.Code.NONODE, 0));
+			if (!present.isEmpty()) {
+				batches.add(present);
+			}
+		}
 		for (List<Integer> batch : batches) {
 			readBatch(znodes, sizes, batch, limit, read, retry);
 			afterBatch.run();
@@ -198,7 +224,7 @@ final class ContextReader {
 	private boolean unchanged(List<Read> reads) throws Exception {
 		for (Read read : reads) {
 			if (read.error() == KeeperException.Code.NONODE || read.stat() != null) {
-				Stat now = readable(read.znode());
+				Stat now = this.stats.readable(read.znode());
 				Stat then = read.stat();
 				if ((now == null) != (then == null) || (now != null && (now.getMzxid() != then.getMzxid()
 						|| now.getCzxid() != then.getCzxid()))) {
@@ -207,20 +233,6 @@ final class ContextReader {
 			}
 		}
 		return true;
-	}
-
-	/** The node's stat; {@code null} when it is missing or this identity may not read it (the read says which). */
-	private @Nullable Stat readable(String znode) throws Exception {
-		try {
-			return exists(znode);
-		}
-		catch (KeeperException.NoAuthException ex) {
-			return null;
-		}
-	}
-
-	private @Nullable Stat exists(String znode) throws Exception {
-		return RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().exists(path(znode), false));
 	}
 
 	private String path(String znode) {

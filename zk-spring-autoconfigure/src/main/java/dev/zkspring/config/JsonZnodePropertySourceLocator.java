@@ -1,9 +1,11 @@
 package dev.zkspring.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -105,9 +107,20 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		}
 		ConfigContexts contexts = Objects.requireNonNull(this.contexts, "not configured");
 		List<String> znodes = contexts.highestFirst();
-		List<ContextReader.Read> reads = new ContextReader(client, this.knownSizes).read(znodes);
+		// the canary nodes in the same multi-read as the documents: one request per reload in all
+		Map<String, String> canaryNodes = CanaryDocuments.nodes(znodes);
+		List<String> nodes = new ArrayList<>(znodes);
+		nodes.addAll(canaryNodes.values());
+		List<ContextReader.Read> all = new ContextReader(client, this.knownSizes).read(nodes,
+				Set.copyOf(canaryNodes.values()));
+		List<ContextReader.Read> reads = all.subList(0, znodes.size());
+		Map<String, ContextReader.Read> canaryRead = new HashMap<>();
+		int next = znodes.size();
+		for (String znode : canaryNodes.keySet()) {
+			canaryRead.put(znode, all.get(next++));
+		}
 		CanaryDocuments canaries = Objects.requireNonNull(this.canaries);
-		Map<String, CanaryDocuments.Read> canaryReads = canaries.read(client, znodes);
+		Map<String, CanaryDocuments.Read> canaryReads = canaries.read(canaryRead);
 		boolean complete = true;
 		List<PropertySource<?>> sources = new ArrayList<>();
 		for (ContextReader.Read read : reads) {

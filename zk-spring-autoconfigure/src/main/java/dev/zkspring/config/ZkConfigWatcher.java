@@ -16,12 +16,9 @@ import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.apache.curator.framework.recipes.cache.CuratorCacheStorage;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.WatchedEvent;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
@@ -32,8 +29,8 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 
 /**
- * Keeps the config center's property source current. One {@link CuratorCache} on each config root
- * (with {@code zk.config.watch}) and every reconnection request a reload; reloads run on one
+ * Keeps the config center's property source current. A persistent watch on each context and canary
+ * node ({@link ContextWatches}, with {@code zk.config.watch}) and every reconnection request a reload; reloads run on one
  * refresher thread, at most one queued behind the running one, so a burst of changes is coalesced
  * and events never interleave. Nothing is applied before the context is refreshed; the first
  * reload after it catches whatever changed since the initial load. A {@link ZkConfigApplier} bean, when
@@ -78,10 +75,11 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private @Nullable List<Object> refusedAsAWhole;
 
-	private final List<CuratorCache> caches = new ArrayList<>();
+	/** The persistent watches on our nodes; {@code null} without {@code zk.config.watch}. */
+	private final @Nullable ContextWatches watches;
 
-	/** Test seam: told of each change the cache delivers, once the watcher has handled it. */
-	private volatile Consumer<ChildData> changeHandled = (data) -> {
+	/** Test seam: told of each event on one of our nodes, once the watcher has handled it. */
+	private volatile Consumer<WatchedEvent> changeHandled = (event) -> {
 	};
 
 	private volatile Runnable swapped = () -> {
@@ -99,50 +97,24 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		this.status = status;
 		this.watch = watch;
 		this.current = List.copyOf(initial);
+		this.watches = watch ? new ContextWatches(client, ContextWatches.of(contexts), this::nodeChanged,
+				this::requestReload) : null;
 	}
 
 	void start() {
 		this.client.getConnectionStateListenable().addListener(this);
-		if (this.watch) {
-			for (String root : this.contexts.roots()) {
-				CuratorCache cache = CuratorCache.builder(this.client, root)
-					.withStorage(CuratorCacheStorage.dataNotCached())
-					.build();
-				cache.listenable().addListener(CuratorCacheListener.builder().forAll(this::nodeChanged).build());
-				cache.start();
-				this.caches.add(cache);
-			}
-			// the canaries beside the documents, in caches of their own: what the tool writes beside them
-			// (history) reloads nothing
-			for (String canaryRoot : this.contexts.canaryRoots()) {
-				CuratorCache cache = CuratorCache.builder(this.client, canaryRoot)
-					.withStorage(CuratorCacheStorage.dataNotCached())
-					.build();
-				cache.listenable().addListener(CuratorCacheListener.builder().forAll(this::canaryChanged).build());
-				cache.start();
-				this.caches.add(cache);
-			}
+		if (this.watches != null) {
+			this.watches.arm();
 		}
 	}
 
-	private void canaryChanged(CuratorCacheListener.Type type, @Nullable ChildData before, @Nullable ChildData after) {
-		ChildData data = (after != null) ? after : before;
-		if (data != null && this.contexts.lowestFirst().stream()
-			.anyMatch((znode) -> data.getPath().equals(ConfigContexts.canaryNode(znode)))) {
-			requestReload();
-			this.changeHandled.accept(data);
-		}
+	/** An event on one of our nodes (context or canary): read everything again. */
+	private void nodeChanged(WatchedEvent event) {
+		requestReload();
+		this.changeHandled.accept(event);
 	}
 
-	private void nodeChanged(CuratorCacheListener.Type type, @Nullable ChildData before, @Nullable ChildData after) {
-		ChildData data = (after != null) ? after : before;
-		if (data != null && this.contexts.contains(data.getPath())) {
-			requestReload();
-			this.changeHandled.accept(data);
-		}
-	}
-
-	void onChangeHandled(Consumer<ChildData> hook) {
+	void onChangeHandled(Consumer<WatchedEvent> hook) {
 		this.changeHandled = hook;
 	}
 
@@ -153,9 +125,13 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	@Override
 	public void stateChanged(CuratorFramework client, ConnectionState state) {
-		// a new or resumed session may have missed changes: read everything again
+		// a new or resumed session may have missed changes: read everything again, once the watches are in
+		// place again (a new session has none), so that no change falls between the read and the watch
 		if (state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED) {
-			if (this.watch || this.status.isDegraded()) {
+			if (this.watches != null) {
+				this.watches.arm();
+			}
+			else if (this.status.isDegraded()) {
 				requestReload();
 			}
 		}
@@ -361,7 +337,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	public void close() {
 		this.closed = true;
 		this.client.getConnectionStateListenable().removeListener(this);
-		this.caches.forEach(CuratorCache::close);
+		if (this.watches != null) {
+			this.watches.close();
+		}
 		this.refresher.shutdownNow();
 		try {
 			this.refresher.awaitTermination(5, TimeUnit.SECONDS);

@@ -187,9 +187,9 @@ class ZkConfigCanaryFaultTests {
 			int changes = events.changes.size();
 			List<String> handled = new CopyOnWriteArrayList<>();
 			CountDownLatch ours = new CountDownLatch(1);
-			context.getBean(ZkConfigWatcher.class).onChangeHandled((data) -> {
-				handled.add(data.getPath());
-				if (data.getPath().equals(CanaryFixture.node("orders"))) {
+			context.getBean(ZkConfigWatcher.class).onChangeHandled((event) -> {
+				handled.add(event.getPath());
+				if (event.getPath().equals(CanaryFixture.node("orders"))) {
 					ours.countDown();
 				}
 			});

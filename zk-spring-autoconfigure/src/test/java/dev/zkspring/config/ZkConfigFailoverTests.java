@@ -2,6 +2,8 @@ package dev.zkspring.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
@@ -16,7 +18,10 @@ import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** A 3-node ensemble that loses its leader keeps delivering configuration changes. */
+/**
+ * A 3-node ensemble that loses a server (its leader) keeps delivering configuration changes, also those
+ * made while the instance was cut off.
+ */
 class ZkConfigFailoverTests {
 
 	@RegisterExtension
@@ -50,6 +55,47 @@ class ZkConfigFailoverTests {
 						.satisfies((change) -> assertThat(change.newValue()).isEqualTo("after-failover")));
 				zk.restart(leader);
 			});
+	}
+
+	@Test
+	void aChangeMadeWhileCutOffAndAServerIsDeadIsAppliedOnTheRemainingTwo() throws Exception {
+		CuratorFramework writer = zk.newClient();
+		write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
+		// the instance reaches each server through a proxy of its own, so it can be cut off from all three
+		List<CuttableProxy> proxies = new ArrayList<>();
+		for (String server : zk.connectString().split(",")) {
+			proxies.add(new CuttableProxy(Integer.parseInt(server.substring(server.lastIndexOf(':') + 1))));
+		}
+		String connect = String.join(",", proxies.stream().map(CuttableProxy::connectString).toList());
+		try {
+			ConfigTestSupport.runner(zk, this.snapshots)
+				.withPropertyValues("zk.connect=" + connect, "zk.connection-timeout=2s", "zk.session-timeout=30s")
+				.run((context) -> {
+					CuratorFramework client = context.getBean(CuratorFramework.class);
+					// one change applied first: the reload at readiness is over and cannot bring the later one
+					write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
+					await().atMost(Duration.ofSeconds(15))
+						.until(() -> "settled".equals(context.getEnvironment().getProperty("shop.greeting")));
+					long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+					proxies.forEach(CuttableProxy::cut);
+					await().atMost(Duration.ofSeconds(15)).until(() -> !client.getZookeeperClient().isConnected());
+					InstanceSpec dead = zk.killLeader();
+					await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(
+							() -> write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"while-cut-off\"}}"));
+					proxies.forEach(CuttableProxy::heal);
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> "while-cut-off".equals(context.getEnvironment().getProperty("shop.greeting")));
+					assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
+						.isEqualTo(session);
+					write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
+					await().atMost(Duration.ofSeconds(15))
+						.until(() -> "after".equals(context.getEnvironment().getProperty("shop.greeting")));
+					zk.restart(dead);
+				});
+		}
+		finally {
+			proxies.forEach(CuttableProxy::close);
+		}
 	}
 
 }

@@ -225,17 +225,17 @@ class ZkConfigWatchIntegrationTests {
 
 	}
 
-	/** Write /config/orders and return once the watcher has handled the cache's event for that write. */
+	/** Write /config/orders and return once the watcher has handled the watch event of that write. */
 	static void writeAndAwaitHandled(ZkConfigWatcher watcher, String json) throws Exception {
-		int current = writer.checkExists().forPath("/config/orders").getVersion();
+		org.apache.zookeeper.data.Stat current = writer.checkExists().forPath("/config/orders");
 		CountDownLatch handled = new CountDownLatch(1);
-		watcher.onChangeHandled((data) -> {
-			if (data.getPath().equals("/config/orders") && data.getStat() != null
-					&& data.getStat().getVersion() > current) {
+		watcher.onChangeHandled((event) -> {
+			// the event names the transaction that fired it: this write's, not an earlier one's
+			if (event.getPath().equals("/config/orders") && event.getZxid() > current.getMzxid()) {
 				handled.countDown();
 			}
 		});
-		writer.setData().withVersion(current).forPath("/config/orders", json.getBytes(StandardCharsets.UTF_8));
+		writer.setData().withVersion(current.getVersion()).forPath("/config/orders", json.getBytes(StandardCharsets.UTF_8));
 		assertThat(handled.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the watcher saw the write").isTrue();
 	}
 

@@ -1,0 +1,72 @@
+package dev.zkspring.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static dev.zkspring.config.ConfigTestSupport.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What one change costs each instance, counted by the server on the instance's own connection: the
+ * watch event is free, and the reload it causes is one multi-read of the contexts and their canary nodes.
+ */
+class ZkConfigWatchRequestsTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(15);
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		ConfigTestSupport.deleteAll(this.writer, "/config");
+	}
+
+	@Test
+	void oneChangeCostsEachInstanceOneRequest() throws Exception {
+		write(this.writer, "/config/application", "{\"shop\":{\"shared\":\"s\"}}");
+		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"g0\"}}");
+		ConfigTestSupport.runner(zk, this.snapshots).withPropertyValues("spring.profiles.active=eu").run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			// one change first, so the watch is in place and the reload at readiness is behind us
+			change(context, "g1");
+			long fewest = Long.MAX_VALUE;
+			for (int i = 2; i <= 4; i++) {
+				String greeting = "g" + i;
+				// the fewest of three, so a ping or lease read of the session's falling into one count cannot fail it
+				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, greeting)));
+			}
+			assertThat(fewest).as("requests the instance sent for one change of one of its four contexts")
+				.isEqualTo(1);
+		});
+	}
+
+	private void change(ConfigurableApplicationContext context, String greeting) throws Exception {
+		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"" + greeting + "\"}}");
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(2))
+			.until(() -> greeting.equals(context.getEnvironment().getProperty("shop.greeting")));
+	}
+
+}
