@@ -16,7 +16,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The recorded job and its trigger, plain Spring Boot Quartz beans: zk-spring runs them on the leader
  * only. An instance started with {@code zk.leader.enabled=false} takes no part in the election and
- * schedules no job (its Quartz would otherwise run ungated).
+ * schedules no job (its Quartz would otherwise run ungated). The {@code groups} profile adds a second job,
+ * {@code audit}, and puts each job in a leader group of its own.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "zk.leader.enabled", matchIfMissing = true)
@@ -32,6 +33,22 @@ class JobConfiguration {
 		return TriggerBuilder.newTrigger()
 			.forJob(recordedJob)
 			.withIdentity("recorded")
+			.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(interval.toMillis()).repeatForever())
+			.build();
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty("sample.audit.enabled")
+	JobDetail auditJob() {
+		return JobBuilder.newJob(AuditJob.class).withIdentity("audit").storeDurably().build();
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty("sample.audit.enabled")
+	Trigger auditJobTrigger(JobDetail auditJob, @Value("${sample.audit.interval:1s}") Duration interval) {
+		return TriggerBuilder.newTrigger()
+			.forJob(auditJob)
+			.withIdentity("audit")
 			.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(interval.toMillis()).repeatForever())
 			.build();
 	}

@@ -160,6 +160,13 @@ final class SampleProcess {
 			.method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 	}
 
+	/** A {@code POST} with a JSON body, as an operator's {@code curl -H 'Content-Type: application/json' -d ...}. */
+	HttpResponse<String> postJson(String path, String body) throws IOException, InterruptedException {
+		return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 	/** What the instance has printed so far, line by line. */
 	List<String> outputLines() throws IOException {
 		return Files.readAllLines(this.log);

@@ -47,7 +47,7 @@ final class TourCommands {
 	}
 
 	/** The publishing tool's jar, which the build packages before the sample's end-to-end tests run. */
-	private static String cliJar() {
+	static String cliJar() {
 		java.nio.file.Path jar = Paths.get(System.getProperty("basedir", ".")).toAbsolutePath().getParent()
 			.resolve("zk-spring-cli/target/zk-spring-cli.jar");
 		assertThat(jar).as("the tour's tool: build it first (mvn -pl zk-spring-cli -am package)").exists();
