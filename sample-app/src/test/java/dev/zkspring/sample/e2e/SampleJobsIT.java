@@ -131,19 +131,23 @@ class SampleJobsIT {
 		SampleProcess follower = leaderId.equals(b.id()) ? c : b;
 		assertThat(follower.id()).isNotEqualTo(leaderId);
 		assertThat(action(follower, "pause")).containsEntry("status", "DONE");
-		Instant paused = Instant.now();
-		Map<String, Object> answer = action(follower, "run");
-		assertThat(answer).containsEntry("status", "STARTED");
-		assertThat((String) answer.get("message")).contains(leaderId);
-		// more than a period of the cron: a paused schedule or a second run would show
-		Awaitility.await("one run since the pause, by the leader " + leaderId).during(Duration.ofSeconds(3))
-			.atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(runs("recorded", paused)).extracting(Run::instance).containsExactly(leaderId));
-		List<Map<String, Object>> recordedRows = b.getJson("/jobs/runs", new TypeReference<>() { });
-		assertThat(recordedRows).as("the job's own records of its runs since the pause")
-			.filteredOn((row) -> ((Number) row.get("STARTED_AT")).longValue() >= paused.toEpochMilli())
-			.extracting((row) -> row.get("INSTANCE")).containsExactly(leaderId);
-		assertThat(action(follower, "resume")).containsEntry("status", "DONE");
+		try {
+			Instant paused = Instant.now();
+			Map<String, Object> answer = action(follower, "run");
+			assertThat(answer).containsEntry("status", "STARTED");
+			assertThat((String) answer.get("message")).contains(leaderId);
+			// more than a period of the cron: a paused schedule or a second run would show
+			Awaitility.await("one run since the pause, by the leader " + leaderId).during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(runs("recorded", paused)).extracting(Run::instance).containsExactly(leaderId));
+			List<Map<String, Object>> recordedRows = b.getJson("/jobs/runs", new TypeReference<>() { });
+			assertThat(recordedRows).as("the job's own records of its runs since the pause")
+				.filteredOn((row) -> ((Number) row.get("STARTED_AT")).longValue() >= paused.toEpochMilli())
+				.extracting((row) -> row.get("INSTANCE")).containsExactly(leaderId);
+		}
+		finally {
+			assertThat(action(follower, "resume")).containsEntry("status", "DONE");
+		}
 		awaitRunsOnTheCron(Instant.now(), 1);
 	}
 
