@@ -145,7 +145,11 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 
 	@Override
 	public void jobUnscheduled(TriggerKey key) {
-		// rescheduleJob tells of an unscheduling too, the new trigger already in place: jobScheduled follows
+		// rescheduleJob tells of an unscheduling too, the new trigger already in place: jobScheduled follows.
+		// On a standby that has noted nothing yet, note now, so a rescheduled startup trigger stays one
+		if (this.startupTriggers == null && this.election.isRunning()) {
+			captureStartup(null);
+		}
 		if (!exists(key)) {
 			gone(key);
 		}

@@ -9,7 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -166,7 +165,7 @@ class ZkConfigCanaryFaultTests {
 			long session = zooKeeper.getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			expire(session, zooKeeper.getSessionPasswd());
+			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
 			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
@@ -202,22 +201,6 @@ class ZkConfigCanaryFaultTests {
 			assertThat(events.changes).hasSize(changes);
 			assertThat(events.rejections).isEmpty();
 		});
-	}
-
-	/** Take the session over on a direct connection and close it: the server ends it at once. */
-	private static void expire(long session, byte[] password) throws Exception {
-		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper twin = new ZooKeeper(zk.connectString(), 10_000, (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				connected.countDown();
-			}
-		}, session, password);
-		try {
-			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
-		}
-		finally {
-			twin.close();
-		}
 	}
 
 	private static String greeting(ConfigurableApplicationContext context) {

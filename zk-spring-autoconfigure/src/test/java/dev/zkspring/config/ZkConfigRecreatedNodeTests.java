@@ -4,11 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,7 +98,7 @@ class ZkConfigRecreatedNodeTests {
 			long session = zooKeeper.getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			expire(session, zooKeeper.getSessionPasswd());
+			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
 			recreate("new");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
@@ -117,22 +114,6 @@ class ZkConfigRecreatedNodeTests {
 			.forOperations(this.writer.transactionOp().delete().forPath(ORDERS),
 					this.writer.transactionOp().create().forPath(ORDERS, data));
 		assertThat(this.writer.checkExists().forPath(ORDERS).getVersion()).isZero();
-	}
-
-	/** Take the session over on a direct connection and close it: the server ends it at once. */
-	private static void expire(long session, byte[] password) throws Exception {
-		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper twin = new ZooKeeper(zk.connectString(), 10_000, (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				connected.countDown();
-			}
-		}, session, password);
-		try {
-			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
-		}
-		finally {
-			twin.close();
-		}
 	}
 
 	private static String greeting(ConfigurableApplicationContext context) {

@@ -2,11 +2,8 @@ package dev.zkspring.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,7 +90,7 @@ class ZkConfigWatchFaultTests {
 			long session = zooKeeper.getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			expire(session, zooKeeper.getSessionPasswd());
+			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
 			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"during-expiry\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "during-expiry".equals(greeting(context)));
@@ -114,22 +111,6 @@ class ZkConfigWatchFaultTests {
 	private void settle(ConfigurableApplicationContext context) throws Exception {
 		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
 		await().atMost(WAIT).until(() -> "settled".equals(greeting(context)));
-	}
-
-	/** Take the session over on a direct connection and close it: the server ends it at once. */
-	private static void expire(long session, byte[] password) throws Exception {
-		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper twin = new ZooKeeper(zk.connectString(), 10_000, (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				connected.countDown();
-			}
-		}, session, password);
-		try {
-			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
-		}
-		finally {
-			twin.close();
-		}
 	}
 
 	private static String greeting(ConfigurableApplicationContext context) {

@@ -213,15 +213,25 @@ public final class ZooKeeperExtension implements BeforeAllCallback, AfterAllCall
 	 */
 	public static void expireSession(CuratorFramework client) throws Exception {
 		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+		expireSession(client.getZookeeperClient().getCurrentConnectionString(), zooKeeper.getSessionId(),
+				zooKeeper.getSessionPasswd());
+	}
+
+	/**
+	 * Expire a session by its id and password through the servers at {@code connectString}: for a
+	 * client that is cut off (behind a proxy that drops its traffic), whose own connection string
+	 * leads nowhere.
+	 */
+	public static void expireSession(String connectString, long sessionId, byte[] password) throws Exception {
 		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper twin = new ZooKeeper(client.getZookeeperClient().getCurrentConnectionString(), 10_000, (event) -> {
+		ZooKeeper twin = new ZooKeeper(connectString, 10_000, (event) -> {
 			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
 				connected.countDown();
 			}
-		}, zooKeeper.getSessionId(), zooKeeper.getSessionPasswd());
+		}, sessionId, password);
 		try {
 			if (!connected.await(10, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("could not take over session 0x" + Long.toHexString(zooKeeper.getSessionId()));
+				throw new IllegalStateException("could not take over session 0x" + Long.toHexString(sessionId));
 			}
 		}
 		finally {
