@@ -48,6 +48,10 @@ class LockRoundTripTests {
 		mutex.acquire();
 		assertThat(curator.sequential()).as("Curator's create, then its read").isEqualTo(2);
 		mutex.release();
+		// a lock that waits for the create's reply before it reads costs 2 round trips every time; one that
+		// sends both at once costs 1, unless the machine stalls the caller between the two sends long
+		// enough for the create's reply to be processed first (seen once in CI): so at least once in 5
+		List<Integer> roundTrips = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
 			RoundTrips trips = RoundTrips.of(client);
 			int[] inside = new int[2];
@@ -59,10 +63,11 @@ class LockRoundTripTests {
 				return null;
 			});
 			assertThat(inside[0]).as("requests before the body").isEqualTo(2);
-			assertThat(inside[1]).as("round trips before the body").isEqualTo(1);
+			roundTrips.add(inside[1]);
 			await().atMost(Duration.ofSeconds(5)).until(() -> trips.count() >= 3);
 			assertThat(trips.operations()).containsExactlyInAnyOrder(CREATE, READ, DELETE);
 		}
+		assertThat(roundTrips).as("round trips before the body, per acquire").contains(1).allMatch((n) -> n <= 2);
 	}
 
 	@Test
