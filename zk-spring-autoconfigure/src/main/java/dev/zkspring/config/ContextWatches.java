@@ -3,9 +3,11 @@ package dev.zkspring.config;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,8 +60,8 @@ final class ContextWatches implements Watcher {
 	/** The nodes to watch for these contexts: each context node, then each canary node. */
 	static List<String> of(ConfigContexts contexts) {
 		List<String> canaries = contexts.lowestFirst().stream().map(ConfigContexts::canaryNode)
-			.filter((canary) -> canary != null).toList();
-		return java.util.stream.Stream.concat(contexts.lowestFirst().stream(), canaries.stream()).toList();
+			.filter(Objects::nonNull).toList();
+		return Stream.concat(contexts.lowestFirst().stream(), canaries.stream()).toList();
 	}
 
 	/** Add every watch (again) on the current session; tell {@code armed} when the server has answered all. */

@@ -26,6 +26,11 @@ final class CuttableProxy implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** A proxy in front of the server at {@code hostAndPort} ({@code host:port}, the port is what counts). */
+	static CuttableProxy to(String hostAndPort) throws IOException {
+		return new CuttableProxy(Integer.parseInt(hostAndPort.substring(hostAndPort.lastIndexOf(':') + 1)));
+	}
+
 	CuttableProxy(int target) throws IOException {
 		this.target = target;
 		this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());

@@ -56,8 +56,7 @@ class ZkConfigCanaryFaultTests {
 	@BeforeEach
 	void setUp() throws Exception {
 		this.writer = zk.newClient();
-		String connect = zk.connectString();
-		this.proxy = new CuttableProxy(Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1)));
+		this.proxy = CuttableProxy.to(zk.connectString());
 		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
 			.withBean(ConfigTestSupport.EventRecorder.class)
 			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",

@@ -64,7 +64,7 @@ class ZkConfigFailoverTests {
 		// the instance reaches each server through a proxy of its own, so it can be cut off from all three
 		List<CuttableProxy> proxies = new ArrayList<>();
 		for (String server : zk.connectString().split(",")) {
-			proxies.add(new CuttableProxy(Integer.parseInt(server.substring(server.lastIndexOf(':') + 1))));
+			proxies.add(CuttableProxy.to(server));
 		}
 		String connect = String.join(",", proxies.stream().map(CuttableProxy::connectString).toList());
 		try {
