@@ -104,13 +104,15 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 	void start() {
 		this.client.getConnectionStateListenable().addListener(this);
 		if (this.watches != null) {
+			this.status.watched();
 			this.watches.arm();
 		}
 	}
 
-	/** An event on one of our nodes (context or canary): read everything again. */
+	/** An event on one of our nodes (context or canary): read everything again, and tell the status's listeners. */
 	private void nodeChanged(WatchedEvent event) {
 		requestReload();
+		this.status.nodeChanged();
 		this.changeHandled.accept(event);
 	}
 

@@ -47,13 +47,13 @@ final class CanaryState {
 	 * @param context the context's source in force, {@code null} when none is
 	 * @return {@code null} when the context has no canary
 	 */
-	@Nullable Map<String, Object> describe(CuratorFramework client, CuratorWatcher watcher, String contextZnode,
+	@Nullable Map<String, Object> describe(CuratorFramework client, @Nullable CuratorWatcher watcher, String contextZnode,
 			@Nullable ZnodePropertySource context, String instanceId) throws Exception {
 		String node = canaryNode(contextZnode);
 		if (node == null) {
 			return null;
 		}
-		Stat stat = client.checkExists().usingWatcher(watcher).forPath(node);
+		Stat stat = ConfigState.stat(client, watcher, node);
 		byte[] data = null;
 		if (stat != null) {
 			try {

@@ -21,7 +21,8 @@ import dev.zkspring.config.ZnodePropertySource;
 
 /**
  * Per config context znode: the version in force (from the Environment), the newest version in
- * ZooKeeper (read with a watch, so a write no event reports still wakes the publisher) and the last
+ * ZooKeeper (read with a watch when the config center does not watch these nodes itself, so a write no
+ * event reports still wakes the publisher; when it does, its node listeners wake it) and the last
  * refusal (znode, version, reason naming keys; never a value), and the published revision in force
  * (its number and message, or that it was written outside the tool).
  */
@@ -61,14 +62,16 @@ final class ConfigState {
 	/**
 	 * Describe every context, asking ZooKeeper for each one's newest version.
 	 * @param client a connected client
-	 * @param watcher told when a context node changes next
+	 * @param watcher told when a context node changes next; {@code null} to set no watch (the config
+	 * center's persistent watches tell of changes, and a one-shot watch of the same session would replace
+	 * them on a server before 3.9)
 	 * @param instanceId this instance's id, which a canary names to give it the candidate
 	 */
-	List<Map<String, Object>> describe(CuratorFramework client, CuratorWatcher watcher, String instanceId)
+	List<Map<String, Object>> describe(CuratorFramework client, @Nullable CuratorWatcher watcher, String instanceId)
 			throws Exception {
 		List<Map<String, Object>> described = new ArrayList<>();
 		for (ZnodePropertySource context : ZnodePropertySource.inForce(this.environment)) {
-			Stat stat = client.checkExists().usingWatcher(watcher).forPath(context.getZnode());
+			Stat stat = stat(client, watcher, context.getZnode());
 			int latest = (stat != null) ? stat.getVersion() : -1;
 			int applied = context.getVersion();
 			Map<String, Object> details = new LinkedHashMap<>();
@@ -94,7 +97,7 @@ final class ConfigState {
 		Set<String> listed = described.stream().map((context) -> (String) context.get("znode")).collect(Collectors.toSet());
 		for (Map.Entry<String, Refusal> refused : this.refusals.entrySet()) {
 			if (!listed.contains(refused.getKey())) {
-				Stat stat = client.checkExists().usingWatcher(watcher).forPath(refused.getKey());
+				Stat stat = stat(client, watcher, refused.getKey());
 				if (stat != null && stat.getVersion() == refused.getValue().version()) {
 					Map<String, Object> details = new LinkedHashMap<>();
 					details.put("znode", refused.getKey());
@@ -110,6 +113,10 @@ final class ConfigState {
 		return described;
 	}
 
+	static @Nullable Stat stat(CuratorFramework client, @Nullable CuratorWatcher watcher, String znode) throws Exception {
+		return (watcher != null) ? client.checkExists().usingWatcher(watcher).forPath(znode)
+				: client.checkExists().forPath(znode);
+	}
 
 	private static void canary(Map<String, Object> details, @Nullable Map<String, Object> canary) {
 		if (canary != null) {

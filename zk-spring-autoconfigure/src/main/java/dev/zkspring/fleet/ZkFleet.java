@@ -97,6 +97,9 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		this.configStatus = configStatus;
 		this.publisher = new Publisher(client, this::document);
 		this.reader = new FleetReader(client, root, this.json);
+		if (configStatus != null) {
+			configStatus.onNodeChanged(this.publisher::request);
+		}
 		this.lockTemplates.forEach((template) -> template.addObserver(this));
 		this.elections.forEach((election) -> election.addListener(this));
 	}
@@ -243,7 +246,10 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		if (this.configStatus != null) {
 			node.put("configSource", this.configStatus.getSource().name());
 		}
-		List<Map<String, Object>> config = this.config.describe(this.client, this.publisher, String.valueOf(this.id));
+		// no watch of ours on nodes the config center watches: on a server before 3.9 it would replace its watch
+		boolean watched = this.configStatus != null && this.configStatus.isWatched();
+		List<Map<String, Object>> config = this.config.describe(this.client, watched ? null : this.publisher,
+				String.valueOf(this.id));
 		node.put("config", config);
 		List<Map<String, Object>> locks = new ArrayList<>();
 		for (ZkLockTemplate template : this.lockTemplates) {

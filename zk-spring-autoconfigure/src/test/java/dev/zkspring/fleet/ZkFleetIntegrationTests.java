@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +91,24 @@ class ZkFleetIntegrationTests {
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).hasSize(3)
 				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 1)
 					.containsEntry("status", "CURRENT")));
+		});
+	}
+
+	@Test
+	void theInstanceSetsNoOneShotWatchOnTheNodesTheConfigCenterWatches() {
+		runner("node-1").run((one) -> {
+			await().atMost(WAIT).until(() -> fleet(one).size() == 1);
+			write(ZNODE, "{\"shop\":{\"limit\":6,\"greeting\":\"v1\"}}");
+			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one)))
+				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 1)
+					.containsEntry("status", "CURRENT")));
+			// on a server before 3.9 one session keeps one watch mode per node: a one-shot watch set beside the
+			// persistent one replaces it, and the node's next change would be the last one the instance hears of
+			ZooKeeper zooKeeper = one.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper();
+			List<String> watched = ContextWatchesView.persistent(zooKeeper);
+			assertThat(watched).contains(ZNODE, "/config.meta/canary/orders");
+			assertThat(ContextWatchesView.oneShot(zooKeeper)).as("one-shot watches of the instance's session")
+				.doesNotContainAnyElementsOf(watched);
 		});
 	}
 
