@@ -184,8 +184,15 @@ final class ContextReader {
 		}
 		List<Op> ops = batch.stream().map((i) -> Op.getData(path(znodes.get(i)))).toList();
 		// without retry when planned on remembered sizes: the same multi would lose the connection again
-		List<OpResult> results = retry ? RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().multi(ops))
-				: zooKeeper().multi(ops);
+		List<OpResult> results;
+		try {
+			results = retry ? RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().multi(ops))
+					: zooKeeper().multi(ops);
+		}
+		catch (KeeperException.UnimplementedException ex) {
+			// a server before 3.6: no multi-read (it closes the connection too)
+			throw ServerVersion.tooOld(this.client);
+		}
 		for (int j = 0; j < batch.size(); j++) {
 			String znode = znodes.get(batch.get(j));
 			if (results.get(j) instanceof OpResult.GetDataResult data) {

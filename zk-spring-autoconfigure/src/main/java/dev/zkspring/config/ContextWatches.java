@@ -44,6 +44,9 @@ final class ContextWatches implements Watcher {
 
 	private volatile boolean closed;
 
+	/** Set when the server does not implement persistent watches (before 3.6): arming again would only cut the connection again. */
+	private volatile boolean unsupported;
+
 	/**
 	 * @param client the application's client
 	 * @param znodes the nodes to watch, as the application names them (without the namespace)
@@ -66,7 +69,7 @@ final class ContextWatches implements Watcher {
 
 	/** Add every watch (again) on the current session; tell {@code armed} when the server has answered all. */
 	void arm() {
-		if (this.closed) {
+		if (this.closed || this.unsupported) {
 			return;
 		}
 		ZooKeeper zooKeeper;
@@ -82,7 +85,11 @@ final class ContextWatches implements Watcher {
 		for (String path : this.znodes.keySet()) {
 			zooKeeper.addWatch(path, this, AddWatchMode.PERSISTENT, (rc, p, ctx) -> {
 				KeeperException.Code code = KeeperException.Code.get(rc);
-				if (code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED) {
+				if (code == KeeperException.Code.UNIMPLEMENTED) {
+					unsupported();
+					lost.set(true);
+				}
+				else if (code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED) {
 					// the (re)connection that follows arms them again
 					lost.set(true);
 				}
@@ -94,6 +101,18 @@ final class ContextWatches implements Watcher {
 					this.armed.run();
 				}
 			}, null);
+		}
+	}
+
+	private void unsupported() {
+		if (!this.unsupported) {
+			this.unsupported = true;
+			// off ZooKeeper's event thread: asking the server's version takes a connection of its own
+			Thread thread = new Thread(() -> logger.error(ServerVersion.tooOld(this.client).getDescription()
+					+ " Changes to the configuration are not applied until the application is restarted on such a server."),
+					"zk-config-server-version");
+			thread.setDaemon(true);
+			thread.start();
 		}
 	}
 

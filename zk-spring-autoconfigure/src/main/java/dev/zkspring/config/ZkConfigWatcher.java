@@ -28,6 +28,8 @@ import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 
+import dev.zkspring.client.ZkStartupException;
+
 /**
  * Keeps the config center's property source current. A persistent watch on each context and canary
  * node ({@link ContextWatches}, with {@code zk.config.watch}) and every reconnection request a reload; reloads run on one
@@ -186,6 +188,10 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 			}
 			LocatorChain.Located located = this.locators.locate(this.context.getEnvironment(), this.client, false, logger);
 			apply(located);
+		}
+		catch (ZkStartupException ex) {
+			// a server the config center cannot work with: say which, as startup would have
+			logger.error(ex.getDescription() + " The current configuration stays in force.");
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not reload the configuration from ZooKeeper (" + ex.getClass().getName()

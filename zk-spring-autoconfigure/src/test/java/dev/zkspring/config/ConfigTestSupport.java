@@ -30,10 +30,14 @@ final class ConfigTestSupport {
 	}
 
 	static ApplicationContextRunner runner(ZooKeeperExtension zk, Path snapshots) {
+		return runner(zk.connectString(), snapshots);
+	}
+
+	static ApplicationContextRunner runner(String connectString, Path snapshots) {
 		return new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
 			.withUserConfiguration(ShopConfiguration.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + snapshots,
+			.withPropertyValues("zk.connect=" + connectString, "zk.config.snapshot-dir=" + snapshots,
 					"spring.application.name=orders");
 	}
 

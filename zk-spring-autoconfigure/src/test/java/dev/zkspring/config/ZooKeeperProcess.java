@@ -1,5 +1,6 @@
 package dev.zkspring.config;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,8 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -34,9 +37,9 @@ final class ZooKeeperProcess implements AutoCloseable {
 
 	private final Path dir;
 
-	private ZooKeeperProcess(String classpath, Path dir) throws IOException {
+	private ZooKeeperProcess(String classpath, Path dir, int port) throws IOException {
 		this.dir = dir;
-		this.port = freePort();
+		this.port = (port != 0) ? port : freePort();
 		Path data = Files.createDirectories(dir.resolve("data"));
 		Path config = dir.resolve("zoo.cfg");
 		Files.writeString(config, String.join("\n", "tickTime=500", "dataDir=" + data, "clientPort=" + this.port,
@@ -66,12 +69,35 @@ final class ZooKeeperProcess implements AutoCloseable {
 			}
 			Assumptions.abort(missing);
 		}
-		return new ZooKeeperProcess(DEBIAN_JAR.toString(), dir);
+		return new ZooKeeperProcess(DEBIAN_JAR.toString(), dir, 0);
 	}
 
 	/** The ZooKeeper server of the test classpath (the version the library is built with), in another process. */
 	static ZooKeeperProcess fromTestClasspath(Path dir) throws IOException {
-		return new ZooKeeperProcess(System.getProperty("java.class.path"), dir);
+		return fromTestClasspath(dir, 0);
+	}
+
+	/** The same, on the given port ({@code 0} for a free one). */
+	static ZooKeeperProcess fromTestClasspath(Path dir, int port) throws IOException {
+		return new ZooKeeperProcess(System.getProperty("java.class.path"), dir, port);
+	}
+
+	/**
+	 * ZooKeeper 3.5.10, below the config center's minimum, on the given port ({@code 0} for a free one):
+	 * its jars are copied to {@code target/zookeeper-3.5} by the build, SLF4J's API comes from the test classpath.
+	 */
+	static ZooKeeperProcess version35(Path dir, int port) throws IOException {
+		List<String> classpath = new ArrayList<>();
+		try (Stream<Path> jars = Files.list(Path.of("target", "zookeeper-3.5"))) {
+			jars.map(Path::toAbsolutePath).map(Path::toString).forEach(classpath::add);
+		}
+		Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+			.filter((entry) -> entry.contains("slf4j-api")).forEach(classpath::add);
+		return new ZooKeeperProcess(String.join(File.pathSeparator, classpath), dir, port);
+	}
+
+	int port() {
+		return this.port;
 	}
 
 	String connectString() {
@@ -104,7 +130,7 @@ final class ZooKeeperProcess implements AutoCloseable {
 		}
 	}
 
-	private static int freePort() throws IOException {
+	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
