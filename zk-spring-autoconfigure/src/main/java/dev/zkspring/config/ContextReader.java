@@ -48,17 +48,31 @@ final class ContextReader {
 
 	private final NodeStats stats;
 
-	/** Each context's size at the last read (0 when missing), shared by the reads of one locator. */
+	/**
+	 * Each context's size at the last read (0 when missing, or not readable by this identity: its read in
+	 * the multi reports the error again at no cost), shared by the reads of one locator.
+	 */
 	private final Map<String, Integer> knownSizes;
+
+	/**
+	 * What the reads of one locator remember of nodes too large to read, so that they are not looked at
+	 * again (a stat each, the careful way) on every change of another context: see {@link TooLarge}.
+	 */
+	private final TooLarge tooLarge;
 
 	ContextReader(CuratorFramework client) {
 		this(client, new ConcurrentHashMap<>());
 	}
 
 	ContextReader(CuratorFramework client, Map<String, Integer> knownSizes) {
+		this(client, knownSizes, new TooLarge());
+	}
+
+	ContextReader(CuratorFramework client, Map<String, Integer> knownSizes, TooLarge tooLarge) {
 		this.client = client;
 		this.stats = new NodeStats(client);
 		this.knownSizes = knownSizes;
+		this.tooLarge = tooLarge;
 	}
 
 	/** The client's packet limit: no reply may be larger. */
@@ -79,12 +93,13 @@ final class ContextReader {
 	 */
 	List<Read> read(List<String> znodes, Set<String> listed) throws Exception {
 		int limit = packetLimit();
+		Map<String, Long> changesAtStart = this.tooLarge.changes(znodes);
 		List<@Nullable Stat> remembered = remembered(znodes);
 		if (remembered != null) {
 			try {
 				Attempt attempt = readAll(znodes, remembered, limit, false);
 				if (attempt.consistent()) {
-					return remember(attempt.reads());
+					return remember(attempt.reads(), changesAtStart);
 				}
 			}
 			catch (KeeperException ex) {
@@ -110,7 +125,7 @@ final class ContextReader {
 			}
 		}
 		// when changed under every attempt, the latest read stands, and the watch brings the next change
-		return remember(reads);
+		return remember(reads, changesAtStart);
 	}
 
 	private static boolean retriable(KeeperException.Code code) {
@@ -132,12 +147,16 @@ final class ContextReader {
 				batches.add(present);
 			}
 		}
+		int requests = 0;
 		for (List<Integer> batch : batches) {
-			readBatch(znodes, sizes, batch, limit, read, retry);
+			if (readBatch(znodes, sizes, batch, limit, read, retry)) {
+				requests++;
+			}
 			afterBatch.run();
 		}
 		List<Read> reads = List.of(read);
-		return new Attempt(reads, batches.size() <= 1 || unchanged(reads));
+		// a node too large to read is reported from its stat, not read: it takes no part in holding together
+		return new Attempt(reads, requests <= 1 || unchanged(reads));
 	}
 
 	private record Attempt(List<Read> reads, boolean consistent) {
@@ -147,7 +166,13 @@ final class ContextReader {
 	private @Nullable List<@Nullable Stat> remembered(List<String> znodes) {
 		List<@Nullable Stat> sizes = new ArrayList<>();
 		for (String znode : znodes) {
+			Stat tooLarge = this.tooLarge.stat(znode);
 			Integer size = this.knownSizes.get(znode);
+			if (tooLarge != null) {
+				// planned alone and not read: reported again from its stat
+				sizes.add(tooLarge);
+				continue;
+			}
 			if (size == null) {
 				return null;
 			}
@@ -158,28 +183,38 @@ final class ContextReader {
 		return sizes;
 	}
 
-	private List<Read> remember(List<Read> reads) {
+	private List<Read> remember(List<Read> reads, Map<String, Long> changesAtStart) {
 		for (Read read : reads) {
+			String znode = read.znode();
 			if (read.stat() != null && read.tooLargeFor() == 0) {
-				this.knownSizes.put(read.znode(), read.stat().getDataLength());
+				this.knownSizes.put(znode, read.stat().getDataLength());
+				this.tooLarge.forget(znode);
 			}
-			else if (read.error() == KeeperException.Code.NONODE) {
-				this.knownSizes.put(read.znode(), 0);
+			else if (read.stat() != null) {
+				this.knownSizes.remove(znode);
+				this.tooLarge.remember(znode, read.stat(), changesAtStart.get(znode));
+			}
+			else if (read.error() != null && read.error() != KeeperException.Code.CONNECTIONLOSS) {
+				// missing, or refused to this identity (NOAUTH...): read again in the multi, which answers per node
+				this.knownSizes.put(znode, 0);
+				this.tooLarge.forget(znode);
 			}
 			else {
-				this.knownSizes.remove(read.znode());
+				this.knownSizes.remove(znode);
+				this.tooLarge.forget(znode);
 			}
 		}
 		return reads;
 	}
 
-	private void readBatch(List<String> znodes, List<@Nullable Stat> sizes, List<Integer> batch, int limit,
+	/** Read one batch; {@code false} when it was one node too large to read, reported without a request. */
+	private boolean readBatch(List<String> znodes, List<@Nullable Stat> sizes, List<Integer> batch, int limit,
 			Read[] read, boolean retry) throws Exception {
 		if (batch.size() == 1) {
 			Stat stat = sizes.get(batch.get(0));
 			if (stat != null && stat.getDataLength() + OVERHEAD > limit) {
 				read[batch.get(0)] = new Read(znodes.get(batch.get(0)), null, stat, null, limit);
-				return;
+				return false;
 			}
 		}
 		List<Op> ops = batch.stream().map((i) -> Op.getData(path(znodes.get(i)))).toList();
@@ -203,6 +238,7 @@ final class ContextReader {
 						KeeperException.Code.get(((OpResult.ErrorResult) results.get(j)).getErr()), 0);
 			}
 		}
+		return true;
 	}
 
 	/** Consecutive contexts while their sizes fit half the limit; a larger one alone. */

@@ -36,6 +36,9 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 	/** Each context's size at the last load, so a reload is one multi-read ({@link ContextReader}). */
 	private final Map<String, Integer> knownSizes = new ConcurrentHashMap<>();
 
+	/** The contexts found too large to read, planned from their stats until their own change (see {@link TooLarge}). */
+	private final TooLarge tooLarge = new TooLarge();
+
 	private volatile @Nullable ConfigContexts contexts;
 
 	private volatile @Nullable JsonDocumentParser parser;
@@ -111,7 +114,7 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		Map<String, String> canaryNodes = CanaryDocuments.nodes(znodes);
 		List<String> nodes = new ArrayList<>(znodes);
 		nodes.addAll(canaryNodes.values());
-		List<ContextReader.Read> all = new ContextReader(client, this.knownSizes).read(nodes,
+		List<ContextReader.Read> all = new ContextReader(client, this.knownSizes, this.tooLarge).read(nodes,
 				Set.copyOf(canaryNodes.values()));
 		List<ContextReader.Read> reads = all.subList(0, znodes.size());
 		Map<String, ContextReader.Read> canaryRead = new HashMap<>();
@@ -164,6 +167,11 @@ final class JsonZnodePropertySourceLocator implements PropertySourceLocator, Ord
 		}
 		this.complete = complete;
 		return sources;
+	}
+
+	/** A watch reported a change of this node (a context or canary node): a size remembered for it may be wrong. */
+	void nodeChanged(String znode) {
+		this.tooLarge.changed(znode);
 	}
 
 	/** Whether the last {@link #locate} read every context (a missing znode counts as read). */

@@ -35,6 +35,15 @@ final class LocatorChain {
 		this.locators = List.copyOf(locators);
 	}
 
+	/** Tell the built-in locator that a watch reported a change of this node, before the reload it causes. */
+	void nodeChanged(String znode) {
+		for (PropertySourceLocator locator : this.locators) {
+			if (locator instanceof JsonZnodePropertySourceLocator json) {
+				json.nodeChanged(znode);
+			}
+		}
+	}
+
 	List<PropertySourceLocator> locators() {
 		return this.locators;
 	}

@@ -113,6 +113,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	/** An event on one of our nodes (context or canary): read everything again, and tell the status's listeners. */
 	private void nodeChanged(WatchedEvent event) {
+		this.locators.nodeChanged(event.getPath());
 		requestReload();
 		this.status.nodeChanged();
 		this.changeHandled.accept(event);

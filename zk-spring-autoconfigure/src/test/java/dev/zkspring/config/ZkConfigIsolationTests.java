@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -92,6 +93,33 @@ class ZkConfigIsolationTests {
 			assertThat(output).contains("The config context znode " + SHARED + " cannot be read (NOAUTH)");
 			assertThat(jsonFiles()).as("no snapshot from an incomplete load").isEmpty();
 		});
+	}
+
+	@Test
+	void whileAContextIsUnreadableAChangeToAnotherCostsOneRequest() throws Exception {
+		write(this.writer, SHARED, "{\"shop\":{\"shared\":\"s\"}}");
+		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"g0\"}}");
+		lockOut(SHARED);
+		this.runner.withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+			assertThat(context).hasNotFailed();
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			change(context, "g1");
+			long fewest = Long.MAX_VALUE;
+			for (int i = 2; i <= 4; i++) {
+				String greeting = "g" + i;
+				// the fewest of three, so a ping or lease read falling into one count cannot fail it
+				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, greeting)));
+			}
+			assertThat(fewest).as("requests for one change of " + OWN + " while " + SHARED + " is unreadable")
+				.isEqualTo(1);
+			assertThat(context.getEnvironment().getProperty("shop.shared")).isNull();
+		});
+	}
+
+	private void change(ConfigurableApplicationContext context, String greeting) throws Exception {
+		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"" + greeting + "\"}}");
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(2))
+			.until(() -> greeting.equals(context.getEnvironment().getProperty("shop.greeting")));
 	}
 
 	@Test

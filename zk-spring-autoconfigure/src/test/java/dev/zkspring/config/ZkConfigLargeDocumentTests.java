@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -125,6 +126,35 @@ class ZkConfigLargeDocumentTests {
 			assertThat(output).contains("The configuration in znode " + OWN).contains("jute.maxbuffer");
 			assertThat(context.getBean(CuratorFramework.class).getZookeeperClient().isConnected()).isTrue();
 		});
+	}
+
+	@Test
+	void whileADocumentIsTooLargeAChangeToAnotherCostsOneRequestAndItsShrinkingIsApplied() throws Exception {
+		write(this.writer, SHARED, document("shared", "s1", 1_000));
+		write(this.writer, OWN, document("greeting", "g1", 310_000));
+		System.setProperty("jute.maxbuffer", "300000");
+		this.runner.withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+			assertThat(context).hasNotFailed();
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			change(context, "s2");
+			long fewest = Long.MAX_VALUE;
+			for (int i = 3; i <= 5; i++) {
+				String shared = "s" + i;
+				// the fewest of three, so a ping or lease read falling into one count cannot fail it
+				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, shared)));
+			}
+			assertThat(fewest).as("requests for one change of another context while " + OWN + " is too large")
+				.isEqualTo(1);
+			// its own change is the one that can make it readable: read the careful way, and applied
+			write(this.writer, OWN, document("greeting", "g2", 1_000));
+			await().atMost(WAIT).until(() -> "g2".equals(context.getEnvironment().getProperty("shop.greeting")));
+		});
+	}
+
+	private void change(ConfigurableApplicationContext context, String shared) throws Exception {
+		write(this.writer, SHARED, document("shared", shared, 1_000));
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(2))
+			.until(() -> shared.equals(context.getEnvironment().getProperty("shop.shared")));
 	}
 
 	@Test
