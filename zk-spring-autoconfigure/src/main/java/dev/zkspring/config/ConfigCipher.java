@@ -1,8 +1,5 @@
 package dev.zkspring.config;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Locale;
@@ -12,10 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 import org.jspecify.annotations.Nullable;
@@ -46,19 +40,9 @@ public final class ConfigCipher {
 	/** The prefix of the properties holding keys by id, for {@code {cipher:KEYID}} values. */
 	public static final String KEYS_PROPERTY = "zk.config.encryption.keys";
 
-	/** Format 1: not bound to a property name (values written before format 2). */
-	private static final byte UNBOUND = 1;
-
-	/** Format 2: the property name is authenticated with the value. */
-	private static final byte BOUND = 2;
-
-	private static final int IV_BYTES = 12;
-
-	private static final int TAG_BITS = 128;
-
 	private static final int KEY_BYTES = 32;
 
-	private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]+");
+	static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]+");
 
 	private static final SecureRandom random = new SecureRandom();
 
@@ -149,13 +133,13 @@ public final class ConfigCipher {
 	 * ({@code db.password}, {@code servers[0].password})
 	 */
 	public String encryptFor(String property, String plain) {
-		return "{cipher}" + seal(key(null), plain, property(property));
+		return "{cipher}" + CipherFormat.seal(key(null), plain, property(property));
 	}
 
 	/** Encrypt a value for the given property with the key of the given id: {@code {cipher:KEYID}BASE64}. */
 	public String encryptFor(String property, String plain, String keyId) {
 		String id = keyId(keyId);
-		return "{cipher:" + id + "}" + seal(key(id), plain, property(property));
+		return "{cipher:" + id + "}" + CipherFormat.seal(key(id), plain, property(property));
 	}
 
 	/**
@@ -164,7 +148,7 @@ public final class ConfigCipher {
 	 */
 	@Deprecated
 	public String encrypt(String plain) {
-		return "{cipher}" + seal(key(null), plain, null);
+		return "{cipher}" + CipherFormat.seal(key(null), plain, null);
 	}
 
 	/**
@@ -175,7 +159,7 @@ public final class ConfigCipher {
 	@Deprecated
 	public String encrypt(String plain, String keyId) {
 		String id = keyId(keyId);
-		return "{cipher:" + id + "}" + seal(key(id), plain, null);
+		return "{cipher:" + id + "}" + CipherFormat.seal(key(id), plain, null);
 	}
 
 	/**
@@ -203,78 +187,22 @@ public final class ConfigCipher {
 	 * under another key decrypts too); {@code false} for format 2, other values and malformed ones.
 	 */
 	public static boolean isUnbound(@Nullable String value) {
-		if (!isEncrypted(value)) {
-			return false;
-		}
-		int end = value.indexOf('}');
 		try {
-			byte[] sealed = Base64.getDecoder().decode(value.substring(end + 1).strip());
-			return end > 0 && sealed.length > 0 && sealed[0] == UNBOUND;
+			return isEncrypted(value) && CipherFormat.parse(value).version() == CipherFormat.UNBOUND;
 		}
-		catch (IllegalArgumentException ex) {
+		catch (DecryptionException ex) {
 			return false;
 		}
 	}
 
 	private String open(String value, @Nullable String property) {
-		if (!isEncrypted(value)) {
-			throw new DecryptionException("it does not start with {cipher} or {cipher:KEYID}");
+		CipherFormat.Sealed sealed = CipherFormat.parse(value);
+		if (sealed.version() == CipherFormat.BOUND && property == null) {
+			throw new DecryptionException("it is in format " + CipherFormat.BOUND + ", bound to the key it was "
+					+ "encrypted for: decrypt it naming that key");
 		}
-		int end = value.indexOf('}');
-		if (end < 0) {
-			throw new DecryptionException("its '{cipher:' prefix is not closed by '}'");
-		}
-		String id = (value.charAt(7) == ':') ? value.substring(8, end) : null;
-		if (id != null && !KEY_ID.matcher(id).matches()) {
-			throw new DecryptionException("its key id is not letters, digits, '-' or '_'");
-		}
-		byte[] sealed;
-		try {
-			sealed = Base64.getDecoder().decode(value.substring(end + 1).strip());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new DecryptionException("its ciphertext is not valid base64");
-		}
-		if (sealed.length < 1 + IV_BYTES + TAG_BITS / 8) {
-			throw new DecryptionException("its ciphertext is too short (" + sealed.length + " bytes) to be one");
-		}
-		if (sealed[0] != UNBOUND && sealed[0] != BOUND) {
-			throw new DecryptionException("its ciphertext has format version " + sealed[0] + ", not " + UNBOUND
-					+ " or " + BOUND);
-		}
-		if (sealed[0] == BOUND && property == null) {
-			throw new DecryptionException("it is in format " + BOUND + ", bound to the key it was encrypted for: "
-					+ "decrypt it naming that key");
-		}
-		SecretKey key = key((id != null) ? id.toLowerCase(Locale.ROOT) : null);
-		try {
-			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-			cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 1, IV_BYTES));
-			cipher.updateAAD(additionalData(sealed[0], (sealed[0] == BOUND) ? property : null));
-			byte[] plain = cipher.doFinal(sealed, 1 + IV_BYTES, sealed.length - 1 - IV_BYTES);
-			return new String(plain, StandardCharsets.UTF_8);
-		}
-		catch (AEADBadTagException ex) {
-			if (sealed[0] == BOUND) {
-				throw new DecryptionException("it does not authenticate as the value of '" + property + "' with "
-						+ describe(id) + ": it was encrypted for another key and moved here, encrypted with another "
-						+ "key, or altered");
-			}
-			throw new DecryptionException("it does not authenticate with " + describe(id)
-					+ ": it was encrypted with another key, or altered");
-		}
-		catch (GeneralSecurityException ex) {
-			throw new DecryptionException("AES-GCM is not available (" + ex.getClass().getName() + ")");
-		}
-	}
-
-	/** The version byte, then, in format 2, the UTF-8 property name. */
-	private static byte[] additionalData(byte version, @Nullable String property) {
-		if (property == null) {
-			return new byte[] { version };
-		}
-		byte[] name = property.getBytes(StandardCharsets.UTF_8);
-		return ByteBuffer.allocate(1 + name.length).put(version).put(name).array();
+		String id = (sealed.keyId() != null) ? sealed.keyId().toLowerCase(Locale.ROOT) : null;
+		return CipherFormat.open(key(id), sealed, property, describe(id));
 	}
 
 	private static String property(String property) {
@@ -283,23 +211,6 @@ public final class ConfigCipher {
 					+ "(such as db.password), not for a blank one");
 		}
 		return property;
-	}
-
-	private static String seal(SecretKey key, String plain, @Nullable String property) {
-		byte version = (property != null) ? BOUND : UNBOUND;
-		byte[] iv = new byte[IV_BYTES];
-		random.nextBytes(iv);
-		try {
-			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-			cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
-			cipher.updateAAD(additionalData(version, property));
-			byte[] sealed = cipher.doFinal(plain.getBytes(StandardCharsets.UTF_8));
-			ByteBuffer out = ByteBuffer.allocate(1 + IV_BYTES + sealed.length).put(version).put(iv).put(sealed);
-			return Base64.getEncoder().encodeToString(out.array());
-		}
-		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("AES-GCM is not available (" + ex.getClass().getName() + ")");
-		}
 	}
 
 	private SecretKey key(@Nullable String id) {
