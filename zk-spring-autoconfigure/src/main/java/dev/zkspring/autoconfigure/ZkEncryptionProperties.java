@@ -18,6 +18,9 @@ public class ZkEncryptionProperties {
 	/** Further AES-256 keys, base64-encoded, by key id, for {cipher:KEYID} values (key rotation). */
 	private Map<String, String> keys = new LinkedHashMap<>();
 
+	/** Whether values encrypted in format 1, not bound to their key name, are accepted (each with a WARN); false refuses them. */
+	private boolean acceptUnboundValues = true;
+
 	private final KeyStore keyStore = new KeyStore();
 
 	public @Nullable String getKey() {
@@ -34,6 +37,14 @@ public class ZkEncryptionProperties {
 
 	public void setKeys(Map<String, String> keys) {
 		this.keys = keys;
+	}
+
+	public boolean isAcceptUnboundValues() {
+		return this.acceptUnboundValues;
+	}
+
+	public void setAcceptUnboundValues(boolean acceptUnboundValues) {
+		this.acceptUnboundValues = acceptUnboundValues;
 	}
 
 	public KeyStore getKeyStore() {

@@ -89,7 +89,8 @@ final class ConfigBootstrap {
 	ZkConfigPropertySource load(ConfigurableEnvironment environment) {
 		long maxBytes = maxDocumentBytes();
 		// before connecting: a key that cannot be used fails the startup, naming its property
-		ValueDecryption decryption = new ValueDecryption(this.config.encryption().cipher());
+		ValueDecryption decryption = new ValueDecryption(this.config.encryption().cipher(),
+				this.config.encryption().acceptUnboundValues());
 		List<PropertySourceLocator> locators = SpringFactoriesLoader.forDefaultResourceLocation(this.classLoader)
 			.load(PropertySourceLocator.class);
 		JsonZnodePropertySourceLocator json = locators.stream()

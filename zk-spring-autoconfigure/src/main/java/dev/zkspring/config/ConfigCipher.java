@@ -1,8 +1,5 @@
 package dev.zkspring.config;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Locale;
@@ -12,10 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 import org.jspecify.annotations.Nullable;
@@ -25,10 +19,12 @@ import org.jspecify.annotations.Nullable;
  * ciphertext in ZooKeeper, its backups and the snapshots on disk; the instances, the publishing tool
  * and validation share it. AES-256-GCM with a random 12-byte IV and a 128-bit tag; a value is
  * {@code {cipher}BASE64} (the default key) or {@code {cipher:KEYID}BASE64} (one of several keys, for
- * rotation), where BASE64 (standard alphabet, padded) encodes {@code version (1 byte, 1) | IV (12 bytes) |
- * ciphertext and tag}, and the version byte is authenticated as additional data. Keys are 256-bit,
- * base64-encoded ({@code openssl rand -base64 32}); key ids are matched ignoring case. Messages of its
- * exceptions name key ids and what is wrong, never a key or a value.
+ * rotation), where BASE64 (standard alphabet, padded) encodes {@code version (1 byte) | IV (12 bytes) |
+ * ciphertext and tag}. Format 2 authenticates the version byte and the name of the key the value was
+ * encrypted for ({@code db.password}) as additional data, so a value copied to another key does not
+ * decrypt; format 1 (written before) authenticates the version byte only and is accepted for migration.
+ * Keys are 256-bit, base64-encoded ({@code openssl rand -base64 32}); key ids are matched ignoring case.
+ * Messages of its exceptions name key ids, property names and what is wrong, never a key or a value.
  */
 public final class ConfigCipher {
 
@@ -44,15 +40,9 @@ public final class ConfigCipher {
 	/** The prefix of the properties holding keys by id, for {@code {cipher:KEYID}} values. */
 	public static final String KEYS_PROPERTY = "zk.config.encryption.keys";
 
-	private static final byte VERSION = 1;
-
-	private static final int IV_BYTES = 12;
-
-	private static final int TAG_BITS = 128;
-
 	private static final int KEY_BYTES = 32;
 
-	private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]+");
+	static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]+");
 
 	private static final SecureRandom random = new SecureRandom();
 
@@ -136,78 +126,91 @@ public final class ConfigCipher {
 		return new TreeSet<>(this.keys.keySet());
 	}
 
-	/** Encrypt with the default key: {@code {cipher}BASE64}. */
-	public String encrypt(String plain) {
-		return "{cipher}" + seal(key(null), plain);
+	/**
+	 * Encrypt a value for the given property with the default key: {@code {cipher}BASE64}, which
+	 * decrypts only under that key name.
+	 * @param property the key the value is written under in the document, as flattened
+	 * ({@code db.password}, {@code servers[0].password})
+	 */
+	public String encryptFor(String property, String plain) {
+		return "{cipher}" + CipherFormat.seal(key(null), plain, property(property));
 	}
 
-	/** Encrypt with the key of the given id: {@code {cipher:KEYID}BASE64}. */
-	public String encrypt(String plain, String keyId) {
+	/** Encrypt a value for the given property with the key of the given id: {@code {cipher:KEYID}BASE64}. */
+	public String encryptFor(String property, String plain, String keyId) {
 		String id = keyId(keyId);
-		return "{cipher:" + id + "}" + seal(key(id), plain);
+		return "{cipher:" + id + "}" + CipherFormat.seal(key(id), plain, property(property));
 	}
 
 	/**
-	 * Decrypt a {@code {cipher}} or {@code {cipher:KEYID}} value.
-	 * @throws DecryptionException when it is malformed, its key is not set, or it does not authenticate
-	 * with that key (wrong key, altered)
+	 * Encrypt with the default key in format 1, which is not bound to a property name.
+	 * @deprecated a copy of such a value under another key decrypts too; use {@link #encryptFor(String, String)}
 	 */
+	@Deprecated
+	public String encrypt(String plain) {
+		return "{cipher}" + CipherFormat.seal(key(null), plain, null);
+	}
+
+	/**
+	 * Encrypt with the key of the given id in format 1, which is not bound to a property name.
+	 * @deprecated a copy of such a value under another key decrypts too; use
+	 * {@link #encryptFor(String, String, String)}
+	 */
+	@Deprecated
+	public String encrypt(String plain, String keyId) {
+		String id = keyId(keyId);
+		return "{cipher:" + id + "}" + CipherFormat.seal(key(id), plain, null);
+	}
+
+	/**
+	 * Decrypt the {@code {cipher}} or {@code {cipher:KEYID}} value of the given property: a format 2
+	 * value must have been encrypted for that property name; a format 1 value decrypts under any name
+	 * (see {@link #isUnbound}).
+	 * @throws DecryptionException when it is malformed, its key is not set, or it does not authenticate
+	 * with that key for that property (wrong key, moved from another property, altered)
+	 */
+	public String decryptFor(String property, String value) {
+		return open(value, property);
+	}
+
+	/**
+	 * Decrypt a format 1 value, which is not bound to a property name.
+	 * @deprecated format 2 values need the property name: use {@link #decryptFor(String, String)}
+	 */
+	@Deprecated
 	public String decrypt(String value) {
-		if (!isEncrypted(value)) {
-			throw new DecryptionException("it does not start with {cipher} or {cipher:KEYID}");
-		}
-		int end = value.indexOf('}');
-		if (end < 0) {
-			throw new DecryptionException("its '{cipher:' prefix is not closed by '}'");
-		}
-		String id = (value.charAt(7) == ':') ? value.substring(8, end) : null;
-		if (id != null && !KEY_ID.matcher(id).matches()) {
-			throw new DecryptionException("its key id is not letters, digits, '-' or '_'");
-		}
-		byte[] sealed;
+		return open(value, null);
+	}
+
+	/**
+	 * Whether an encrypted value is in format 1, not bound to the name of its property (a copy of it
+	 * under another key decrypts too); {@code false} for format 2, other values and malformed ones.
+	 */
+	public static boolean isUnbound(@Nullable String value) {
 		try {
-			sealed = Base64.getDecoder().decode(value.substring(end + 1).strip());
+			return isEncrypted(value) && CipherFormat.parse(value).version() == CipherFormat.UNBOUND;
 		}
-		catch (IllegalArgumentException ex) {
-			throw new DecryptionException("its ciphertext is not valid base64");
-		}
-		if (sealed.length < 1 + IV_BYTES + TAG_BITS / 8) {
-			throw new DecryptionException("its ciphertext is too short (" + sealed.length + " bytes) to be one");
-		}
-		if (sealed[0] != VERSION) {
-			throw new DecryptionException("its ciphertext has format version " + sealed[0] + ", not " + VERSION);
-		}
-		SecretKey key = key((id != null) ? id.toLowerCase(Locale.ROOT) : null);
-		try {
-			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-			cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 1, IV_BYTES));
-			cipher.updateAAD(sealed, 0, 1);
-			byte[] plain = cipher.doFinal(sealed, 1 + IV_BYTES, sealed.length - 1 - IV_BYTES);
-			return new String(plain, StandardCharsets.UTF_8);
-		}
-		catch (AEADBadTagException ex) {
-			throw new DecryptionException("it does not authenticate with " + describe(id)
-					+ ": it was encrypted with another key, or altered");
-		}
-		catch (GeneralSecurityException ex) {
-			throw new DecryptionException("AES-GCM is not available (" + ex.getClass().getName() + ")");
+		catch (DecryptionException ex) {
+			return false;
 		}
 	}
 
-	private static String seal(SecretKey key, String plain) {
-		byte[] iv = new byte[IV_BYTES];
-		random.nextBytes(iv);
-		try {
-			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-			cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
-			cipher.updateAAD(new byte[] { VERSION });
-			byte[] sealed = cipher.doFinal(plain.getBytes(StandardCharsets.UTF_8));
-			ByteBuffer out = ByteBuffer.allocate(1 + IV_BYTES + sealed.length).put(VERSION).put(iv).put(sealed);
-			return Base64.getEncoder().encodeToString(out.array());
+	private String open(String value, @Nullable String property) {
+		CipherFormat.Sealed sealed = CipherFormat.parse(value);
+		if (sealed.version() == CipherFormat.BOUND && property == null) {
+			throw new DecryptionException("it is in format " + CipherFormat.BOUND + ", bound to the key it was "
+					+ "encrypted for: decrypt it naming that key");
 		}
-		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("AES-GCM is not available (" + ex.getClass().getName() + ")");
+		String id = (sealed.keyId() != null) ? sealed.keyId().toLowerCase(Locale.ROOT) : null;
+		return CipherFormat.open(key(id), sealed, property, describe(id));
+	}
+
+	private static String property(String property) {
+		if (property.isBlank()) {
+			throw new IllegalArgumentException("A value is encrypted for the key it is written under "
+					+ "(such as db.password), not for a blank one");
 		}
+		return property;
 	}
 
 	private SecretKey key(@Nullable String id) {

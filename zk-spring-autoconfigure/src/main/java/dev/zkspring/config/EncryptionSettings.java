@@ -30,14 +30,16 @@ import dev.zkspring.client.ZkStartupException;
  * @param keyStoreAlias {@code zk.config.encryption.key-store.alias}
  * @param keyStoreType {@code zk.config.encryption.key-store.type}
  * @param keyPassword {@code zk.config.encryption.key-store.key-password}
+ * @param acceptUnboundValues {@code zk.config.encryption.accept-unbound-values}
  */
 record EncryptionSettings(@Nullable String key, Map<String, String> keys, @Nullable String keyStoreLocation,
 		@Nullable String keyStorePassword, @Nullable String keyStoreAlias, String keyStoreType,
-		@Nullable String keyPassword) {
+		@Nullable String keyPassword, boolean acceptUnboundValues) {
 
 	private static final String PREFIX = "zk.config.encryption.";
 
-	static final EncryptionSettings NONE = new EncryptionSettings(null, Map.of(), null, null, null, "PKCS12", null);
+	static final EncryptionSettings NONE = new EncryptionSettings(null, Map.of(), null, null, null, "PKCS12", null,
+			true);
 
 	static EncryptionSettings bind(Binder binder) {
 		return new EncryptionSettings(string(binder, "key"),
@@ -45,7 +47,8 @@ record EncryptionSettings(@Nullable String key, Map<String, String> keys, @Nulla
 				string(binder, "key-store.location"), string(binder, "key-store.password"),
 				string(binder, "key-store.alias"),
 				binder.bind(PREFIX + "key-store.type", String.class).orElse("PKCS12"),
-				string(binder, "key-store.key-password"));
+				string(binder, "key-store.key-password"),
+				binder.bind(PREFIX + "accept-unbound-values", Boolean.class).orElse(true));
 	}
 
 	private static @Nullable String string(Binder binder, String key) {
@@ -132,7 +135,8 @@ record EncryptionSettings(@Nullable String key, Map<String, String> keys, @Nulla
 	@Override
 	public String toString() {
 		return "EncryptionSettings[key " + ((this.key != null) ? "set" : "unset") + ", key ids " + this.keys.keySet()
-				+ ", key store " + this.keyStoreLocation + " (" + this.keyStoreType + ") alias " + this.keyStoreAlias + "]";
+				+ ", key store " + this.keyStoreLocation + " (" + this.keyStoreType + ") alias " + this.keyStoreAlias
+				+ ", unbound values " + (this.acceptUnboundValues ? "accepted" : "refused") + "]";
 	}
 
 }

@@ -109,7 +109,9 @@ final class PropertiesBaseline {
 			// an unmodifiable collection cannot be refilled by Boot either: it binds a new one
 			return value;
 		}
-		if (PropertiesCopier.simple(value.getClass()) || depth >= MAX_DEPTH || constructor(value.getClass()) == null) {
+		if (PropertiesCopier.simple(value.getClass()) || depth >= MAX_DEPTH || constructor(value.getClass()) == null
+				|| PropertiesCopier.accessors(value.getClass()).isEmpty()) {
+			// an opaque value (no bean properties) cannot be copied property by property: it is kept as it is
 			return value;
 		}
 		return copy(value, depth + 1);

@@ -27,7 +27,8 @@ import org.springframework.util.ReflectionUtils;
  * getter only is bound into (a nested object, recursively) or, for a collection, map or array, replaced
  * by reference through its non-final field of the same name. Nothing else is read or written: fields
  * without accessors, init-computed state and final helpers are left alone. Accessors are looked up once
- * per class.
+ * per class. A value of a type that declares {@code equals}, or has no bean properties, is compared
+ * with its {@code equals} alone.
  */
 final class PropertiesCopier {
 
@@ -135,7 +136,8 @@ final class PropertiesCopier {
 				.allMatch((entry) -> right.containsKey(entry.getKey())
 						&& same(entry.getValue(), right.get(entry.getKey()), depth + 1));
 		}
-		if (simple(a.getClass())) {
+		if (simple(a.getClass()) || valueType(a.getClass())) {
+			// its equals has spoken: a value object is never compared by what its getters happen to show
 			return false;
 		}
 		return accessors(a.getClass()).stream()
@@ -144,6 +146,16 @@ final class PropertiesCopier {
 
 	static @Nullable Object get(Method getter, Object instance) {
 		return ReflectionUtils.invokeMethod(getter, instance);
+	}
+
+	/**
+	 * Whether instances of a type are values that only their {@code equals} can compare: it declares
+	 * one of its own, or it has no bean properties to compare (an opaque value object such as a
+	 * {@code Money} with private fields, made by a converter).
+	 */
+	static boolean valueType(Class<?> type) {
+		Method equals = ReflectionUtils.findMethod(type, "equals", Object.class);
+		return (equals != null && equals.getDeclaringClass() != Object.class) || accessors(type).isEmpty();
 	}
 
 	static boolean aggregate(Class<?> type) {

@@ -72,7 +72,7 @@ class EncryptedValuesExposureTests {
 	@BeforeEach
 	void setUp() throws Exception {
 		this.writer = zk.newClient();
-		write("{\"shop\":{\"password\":\"" + CIPHER.encrypt(SECRET) + "\",\"greeting\":\"hi\"}}");
+		write("{\"shop\":{\"password\":\"" + CIPHER.encryptFor("shop.password", SECRET) + "\",\"greeting\":\"hi\"}}");
 	}
 
 	@AfterEach
@@ -121,9 +121,9 @@ class EncryptedValuesExposureTests {
 				assertThat(env.environmentEntry("shop.greeting").getProperty().getValue()).isEqualTo("hi");
 				assertThat((String) env.environmentEntry("shop.password").getProperty().getValue()).startsWith("{cipher}");
 
-				write("{\"shop\":{\"password\":\"" + CIPHER.encrypt(SECRET_2) + "\",\"greeting\":\"hi\"}}");
+				write("{\"shop\":{\"password\":\"" + CIPHER.encryptFor("shop.password", SECRET_2) + "\",\"greeting\":\"hi\"}}");
 				await().atMost(WAIT).until(() -> SECRET_2.equals(context.getEnvironment().getProperty("shop.password")));
-				write("{\"shop\":{\"password\":\"" + ConfigCipher.ofKey(ConfigCipher.generateKey()).encrypt(SECRET)
+				write("{\"shop\":{\"password\":\"" + ConfigCipher.ofKey(ConfigCipher.generateKey()).encryptFor("shop.password", SECRET)
 						+ "\",\"greeting\":\"hi\"}}");
 				ZkFleet fleet = context.getBean(ZkFleet.class);
 				await().atMost(WAIT).untilAsserted(() -> assertThat(config(fleet)).singleElement()

@@ -19,25 +19,52 @@ class ConfigCipherTests {
 
 	@Test
 	void aValueEncryptedWithTheDefaultKeyDecryptsToItself() {
-		String sealed = this.cipher.encrypt(SECRET);
+		String sealed = this.cipher.encryptFor("db.password", SECRET);
 		assertThat(sealed).startsWith("{cipher}").doesNotContain(SECRET);
 		assertThat(ConfigCipher.isEncrypted(sealed)).isTrue();
-		assertThat(this.cipher.decrypt(sealed)).isEqualTo(SECRET);
+		assertThat(ConfigCipher.isUnbound(sealed)).isFalse();
+		assertThat(this.cipher.decryptFor("db.password", sealed)).isEqualTo(SECRET);
 	}
 
 	@Test
 	void theLayoutIsVersionIvCiphertextAndTag() {
-		byte[] sealed = Base64.getDecoder().decode(this.cipher.encrypt(SECRET).substring("{cipher}".length()));
-		assertThat(sealed[0]).isEqualTo((byte) 1);
+		byte[] sealed = Base64.getDecoder().decode(this.cipher.encryptFor("db.password", SECRET).substring("{cipher}".length()));
+		assertThat(sealed[0]).isEqualTo((byte) 2);
 		assertThat(sealed).hasSize(1 + 12 + SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 16);
 	}
 
 	@Test
-	void everyEncryptionDrawsANewIv() {
-		assertThat(this.cipher.encrypt(SECRET)).isNotEqualTo(this.cipher.encrypt(SECRET));
+	void aValueMovedToAnotherKeyIsRefusedNamingThatKey() {
+		String sealed = this.cipher.encryptFor("db.password", SECRET);
+		assertThatExceptionOfType(ConfigCipher.DecryptionException.class)
+			.isThrownBy(() -> this.cipher.decryptFor("info.owner", sealed))
+			.withMessageContaining("does not authenticate as the value of 'info.owner' with the default key")
+			.withMessageContaining("encrypted for another key and moved here");
+		assertThatExceptionOfType(ConfigCipher.DecryptionException.class)
+			.isThrownBy(() -> this.cipher.decryptFor("db.password2", sealed));
+		assertThatExceptionOfType(ConfigCipher.DecryptionException.class).isThrownBy(() -> this.cipher.decrypt(sealed))
+			.withMessageContaining("bound to the key it was encrypted for");
 	}
 
 	@Test
+	@SuppressWarnings("deprecation")
+	void aValueOfFormatOneDecryptsUnderAnyKeyAndIsToldApart() {
+		String unbound = this.cipher.encrypt(SECRET);
+		assertThat(Base64.getDecoder().decode(unbound.substring(8))[0]).isEqualTo((byte) 1);
+		assertThat(ConfigCipher.isUnbound(unbound)).isTrue();
+		assertThat(this.cipher.decryptFor("db.password", unbound)).isEqualTo(SECRET);
+		assertThat(this.cipher.decryptFor("info.owner", unbound)).isEqualTo(SECRET);
+		assertThat(ConfigCipher.isUnbound("{cipher}not*base64")).isFalse();
+		assertThat(ConfigCipher.isUnbound("plain")).isFalse();
+	}
+
+	@Test
+	void everyEncryptionDrawsANewIv() {
+		assertThat(this.cipher.encryptFor("a", SECRET)).isNotEqualTo(this.cipher.encryptFor("a", SECRET));
+	}
+
+	@Test
+	@SuppressWarnings("deprecation")
 	void aKeyIdPicksItsKeyIgnoringCase() {
 		ConfigCipher rotated = this.cipher.withKey("K2026", ConfigCipher.generateKey());
 		String sealed = rotated.encrypt(SECRET, "K2026");
@@ -48,6 +75,7 @@ class ConfigCipherTests {
 	}
 
 	@Test
+	@SuppressWarnings("deprecation")
 	void anAlteredValueIsRefused() {
 		String sealed = this.cipher.encrypt(SECRET);
 		byte[] bytes = Base64.getDecoder().decode(sealed.substring(8));
@@ -59,6 +87,7 @@ class ConfigCipherTests {
 	}
 
 	@Test
+	@SuppressWarnings("deprecation")
 	void aValueOfAnotherKeyIsRefused() {
 		String sealed = ConfigCipher.ofKey(ConfigCipher.generateKey()).encrypt(SECRET);
 		assertThatExceptionOfType(ConfigCipher.DecryptionException.class).isThrownBy(() -> this.cipher.decrypt(sealed))
@@ -66,6 +95,7 @@ class ConfigCipherTests {
 	}
 
 	@Test
+	@SuppressWarnings("deprecation")
 	void malformedValuesAreRefusedSayingWhy() {
 		assertThatExceptionOfType(ConfigCipher.DecryptionException.class).isThrownBy(() -> this.cipher.decrypt("{cipher}not*base64"))
 			.withMessage("its ciphertext is not valid base64");

@@ -102,7 +102,8 @@ class ConfigSettingsTests {
 	private static EncryptionSettings encryption(ZkEncryptionProperties encryption) {
 		ZkEncryptionProperties.KeyStore store = encryption.getKeyStore();
 		return new EncryptionSettings(encryption.getKey(), new TreeMap<>(encryption.getKeys()), store.getLocation(),
-				store.getPassword(), store.getAlias(), store.getType(), store.getKeyPassword());
+				store.getPassword(), store.getAlias(), store.getType(), store.getKeyPassword(),
+				encryption.isAcceptUnboundValues());
 	}
 
 }

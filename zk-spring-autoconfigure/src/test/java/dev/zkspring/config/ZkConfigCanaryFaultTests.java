@@ -126,7 +126,7 @@ class ZkConfigCanaryFaultTests {
 	@Test
 	void anEncryptedCandidateValueReachesTheMemberAndStaysCiphertextInItsSnapshot(CapturedOutput output) {
 		String key = ConfigCipher.generateKey();
-		String encrypted = ConfigCipher.ofKey(key).encrypt("secret-candidate-password");
+		String encrypted = ConfigCipher.ofKey(key).encryptFor("shop.greeting", "secret-candidate-password");
 		this.runner.withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
 			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
 					"{\"shop\":{\"greeting\":\"" + encrypted + "\"}}");

@@ -35,7 +35,7 @@ class ZkConfigEncryptionImportTests {
 	@BeforeEach
 	void setUp() throws Exception {
 		this.client = zk.newClient();
-		write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"" + CIPHER.encrypt(SECRET) + "\"}}");
+		write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"" + CIPHER.encryptFor("shop.greeting", SECRET) + "\"}}");
 	}
 
 	@AfterEach

@@ -70,12 +70,12 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void anEncryptedValueReachesTheBeanDecryptedOnLoadAndOnRefresh() throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encrypt(SECRET), "plain-owner"));
+		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "plain-owner"));
 		this.runner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo(SECRET);
 			assertThat(context.getEnvironment().getProperty("shop.owner.name")).isEqualTo("plain-owner");
-			write(this.writer, "/config/orders", document(CIPHER.encrypt(SECRET + "-2"), "plain-owner"));
+			write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET + "-2"), "plain-owner"));
 			await().atMost(WAIT).until(() -> (SECRET + "-2").equals(context.getEnvironment().getProperty("shop.greeting")));
 			ZkConfigChange change = context.getBean(EventRecorder.class).changes.get(0).getChanges().get(0);
 			assertThat(change.key()).isEqualTo("shop.greeting");
@@ -90,7 +90,7 @@ class ZkConfigEncryptionIntegrationTests {
 		String newer = ConfigCipher.generateKey();
 		ConfigCipher rotated = ConfigCipher.empty().withKey("k2025", older).withKey("k2026", newer);
 		write(this.writer, "/config/orders",
-				document(rotated.encrypt(SECRET, "k2025"), rotated.encrypt("owner-" + SECRET, "K2026")));
+				document(rotated.encryptFor("shop.greeting", SECRET, "k2025"), rotated.encryptFor("shop.owner.name", "owner-" + SECRET, "K2026")));
 		this.runner.withPropertyValues("zk.config.encryption.keys.k2025=" + older, "zk.config.encryption.keys.k2026=" + newer)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -102,7 +102,7 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void aMissingKeyAtStartupFailsNamingTheZnodeTheKeyAndThePropertyToSet() throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encrypt(SECRET), "o"));
+		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
 		ConfigTestSupport.runner(zk, this.snapshots).run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
@@ -116,7 +116,7 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void aValueOfAnotherKeyFailsTheStartupSayingWhy() throws Exception {
-		write(this.writer, "/config/orders", document(ConfigCipher.ofKey(ConfigCipher.generateKey()).encrypt(SECRET), "o"));
+		write(this.writer, "/config/orders", document(ConfigCipher.ofKey(ConfigCipher.generateKey()).encryptFor("shop.greeting", SECRET), "o"));
 		this.runner.run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
@@ -141,17 +141,17 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void undecryptableChangesAreRefusedWholeAndTheLastGoodConfigurationStays(CapturedOutput output) throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encrypt(SECRET), "first"));
+		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "first"));
 		this.runner.run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
-			String sealed = CIPHER.encrypt(SECRET + "-x").substring("{cipher}".length());
+			String sealed = CIPHER.encryptFor("shop.greeting", SECRET + "-x").substring("{cipher}".length());
 			byte[] bytes = Base64.getDecoder().decode(sealed);
 			bytes[20] ^= 1;
 			String tampered = "{cipher}" + Base64.getEncoder().encodeToString(bytes);
 			String[][] refusals = { { tampered, "encrypted with another key, or altered" },
 					{ "{cipher}%%not-base64%%", "its ciphertext is not valid base64" },
 					{ "{cipher:nokey}" + sealed, "its key id 'nokey' is unknown: set zk.config.encryption.keys.nokey" },
-					{ ConfigCipher.ofKey(ConfigCipher.generateKey()).encrypt(SECRET), "encrypted with another key" } };
+					{ ConfigCipher.ofKey(ConfigCipher.generateKey()).encryptFor("shop.greeting", SECRET), "encrypted with another key" } };
 			for (int i = 0; i < refusals.length; i++) {
 				int seen = i + 1;
 				// the other key changes too: the whole document is refused, not just the bad value

@@ -59,7 +59,7 @@ class ZkConfigEncryptionKeyStoreTests {
 		this.runner = ConfigTestSupport.runner(zk, this.directory.resolve("snapshots"))
 			.withPropertyValues("zk.config.encryption.key-store.location=" + this.store,
 					"zk.config.encryption.key-store.password=" + PASSWORD);
-		write(this.writer, "/config/orders", document(CIPHER.encrypt(SECRET), "o"));
+		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
 	}
 
 	@AfterEach

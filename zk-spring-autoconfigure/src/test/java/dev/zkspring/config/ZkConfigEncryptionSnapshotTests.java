@@ -59,13 +59,13 @@ class ZkConfigEncryptionSnapshotTests {
 
 	@Test
 	void theSnapshotFileHoldsOnlyTheCiphertextAfterLoadAndRefresh() throws Exception {
-		String first = CIPHER.encrypt(SECRET);
+		String first = CIPHER.encryptFor("shop.greeting", SECRET);
 		write(this.writer, "/config/orders", document(first, "o"));
 		this.runner.withPropertyValues("zk.config.encryption.key=" + KEY).run((context) -> {
 			assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo(SECRET);
 			Path file = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
 			assertThat(Files.readString(file)).contains("\"shop.greeting\":\"" + first + "\"").doesNotContain(SECRET);
-			String second = CIPHER.encrypt(SECRET + "-2");
+			String second = CIPHER.encryptFor("shop.greeting", SECRET + "-2");
 			write(this.writer, "/config/orders", document(second, "o"));
 			await().atMost(WAIT).until(() -> Files.readString(file).contains(second));
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo(SECRET + "-2");
@@ -75,7 +75,7 @@ class ZkConfigEncryptionSnapshotTests {
 
 	@Test
 	void withZooKeeperDownTheSnapshotsCiphertextIsDecryptedAtStartup() throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encrypt(SECRET), "o"));
+		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
 		ApplicationContextRunner keyed = this.runner.withPropertyValues("zk.config.encryption.key=" + KEY);
 		keyed.run((context) -> assertThat(context).hasNotFailed());
 		zk.stopServer();

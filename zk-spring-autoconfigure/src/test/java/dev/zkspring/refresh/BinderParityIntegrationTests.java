@@ -60,6 +60,26 @@ class BinderParityIntegrationTests {
 	}
 
 	@Test
+	void anOpaqueValueTypeWithEqualsButNoGettersIsReboundWithTheOtherProperties() throws Exception {
+		write(this.writer, ZNODE, "{'wallet':{'owner':'ann','limit':'5 EUR'}}");
+		this.runner.withUserConfiguration(OpaqueMoneyConfiguration.class).run((context) -> {
+			WalletProperties wallet = context.getBean(WalletProperties.class);
+			assertThat(wallet.getLimit()).isEqualTo(new OpaqueMoney(5, "EUR"));
+			EventRecorder events = context.getBean(EventRecorder.class);
+			write(this.writer, ZNODE, "{'wallet':{'owner':'bob','limit':'7 USD'}}");
+			await().atMost(WAIT).until(() -> events.refreshes.size() + events.rejections.size() == 1);
+			assertThat(events.rejections).isEmpty();
+			assertThat(wallet.getOwner()).isEqualTo("bob");
+			assertThat(wallet.getLimit()).isEqualTo(new OpaqueMoney(7, "USD"));
+			// removed from ZooKeeper: back to the field's default, not to a copy that lost its state
+			write(this.writer, ZNODE, "{'wallet':{'owner':'bob'}}");
+			await().atMost(WAIT).until(() -> events.refreshes.size() + events.rejections.size() == 2);
+			assertThat(events.rejections).isEmpty();
+			assertThat(wallet.getLimit()).isEqualTo(new OpaqueMoney(1, "EUR"));
+		});
+	}
+
+	@Test
 	void aPackagePrivatePropertiesClassIsRebound(CapturedOutput output) throws Exception {
 		write(this.writer, ZNODE, "{'hidden':{'name':'a'}}");
 		this.runner.withUserConfiguration(HiddenConfiguration.class).run((context) -> {
@@ -104,6 +124,81 @@ class BinderParityIntegrationTests {
 
 		public void setPrice(Money price) {
 			this.price = price;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(WalletProperties.class)
+	static class OpaqueMoneyConfiguration {
+
+		@Bean
+		@ConfigurationPropertiesBinding
+		static Converter<String, OpaqueMoney> opaqueMoneyConverter() {
+			return (text) -> {
+				String[] parts = text.trim().split(" ");
+				return new OpaqueMoney(Integer.parseInt(parts[0]), parts[1]);
+			};
+		}
+
+	}
+
+	/** A value object with private state, equals and no getters (and a constructor without parameters). */
+	static final class OpaqueMoney {
+
+		private final int amount;
+
+		private final String currency;
+
+		private OpaqueMoney() {
+			this(0, "XXX");
+		}
+
+		OpaqueMoney(int amount, String currency) {
+			this.amount = amount;
+			this.currency = currency;
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof OpaqueMoney money && money.amount == this.amount
+					&& money.currency.equals(this.currency);
+		}
+
+		@Override
+		public int hashCode() {
+			return 31 * this.amount + this.currency.hashCode();
+		}
+
+		@Override
+		public String toString() {
+			return this.amount + " " + this.currency;
+		}
+
+	}
+
+	@RefreshScope
+	@ConfigurationProperties("wallet")
+	public static class WalletProperties {
+
+		private String owner;
+
+		private OpaqueMoney limit = new OpaqueMoney(1, "EUR");
+
+		public String getOwner() {
+			return this.owner;
+		}
+
+		public void setOwner(String owner) {
+			this.owner = owner;
+		}
+
+		public OpaqueMoney getLimit() {
+			return this.limit;
+		}
+
+		public void setLimit(OpaqueMoney limit) {
+			this.limit = limit;
 		}
 
 	}

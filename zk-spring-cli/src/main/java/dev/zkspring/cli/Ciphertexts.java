@@ -37,7 +37,7 @@ final class Ciphertexts {
 			}
 			try {
 				ConfigCipher cipher = (keyId != null) ? ConfigCipher.empty().withKey(keyId, key) : ConfigCipher.ofKey(key);
-				checked.put(entry.getKey(), cipher.decrypt(value));
+				checked.put(entry.getKey(), cipher.decryptFor(entry.getKey(), value));
 			}
 			catch (IllegalArgumentException ex) {
 				note.accept("key '" + entry.getKey() + "' cannot be decrypted with " + variable + " ("

@@ -16,13 +16,19 @@ import dev.zkspring.config.ConfigCipher;
  */
 @Command(name = "encrypt", mixinStandardHelpOptions = true,
 		description = { "Read one value from stdin (never from the command line) and print its {cipher} form, "
-				+ "encrypted with the key in " + ConfigCipher.KEY_ENVIRONMENT_VARIABLE + " (AES-256-GCM). "
+				+ "encrypted with the key in " + ConfigCipher.KEY_ENVIRONMENT_VARIABLE + " (AES-256-GCM) for the key "
+				+ "it will be written under (--property): instances refuse it under any other key. "
 				+ "One trailing newline is dropped; pipe with printf '%%s' to keep one." },
-		footer = { "%nExample:%n  read -rs PASSWORD; printf '%%s' \"$PASSWORD\" | zk-spring config encrypt --key-id 2026" })
+		footer = { "%nExample:%n  read -rs PASSWORD; printf '%%s' \"$PASSWORD\" | zk-spring config encrypt --property db.password --key-id 2026" })
 final class EncryptCommand implements Callable<Integer> {
 
 	@ParentCommand
 	ConfigCommand config;
+
+	@Option(names = "--property", paramLabel = "KEY", required = true,
+			description = "The key the value is written under in the document, as flattened (db.password, "
+					+ "servers[0].password): the value decrypts only there.")
+	String property;
 
 	@Option(names = "--key-id", paramLabel = "ID",
 			description = "Write {cipher:ID}: the instances decrypt it with zk.config.encryption.keys.ID.")
@@ -43,7 +49,8 @@ final class EncryptCommand implements Callable<Integer> {
 		}
 		// a bad key or key id is refused naming which, never quoting the key
 		ConfigCipher cipher = (this.keyId != null) ? ConfigCipher.empty().withKey(this.keyId, key) : ConfigCipher.ofKey(key);
-		String sealed = (this.keyId != null) ? cipher.encrypt(plain, this.keyId) : cipher.encrypt(plain);
+		String sealed = (this.keyId != null) ? cipher.encryptFor(this.property, plain, this.keyId)
+				: cipher.encryptFor(this.property, plain);
 		this.config.spec.commandLine().getOut().println(sealed);
 		return Exits.DONE;
 	}

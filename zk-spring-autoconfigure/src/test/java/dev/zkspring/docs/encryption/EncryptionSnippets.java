@@ -10,14 +10,14 @@ final class EncryptionSnippets {
 
 	static String encrypt() {
 		// tag::encrypt[]
-		String sealed = ConfigCipher.ofKey(System.getenv("ZK_CONFIG_ENCRYPTION_KEY")).encrypt("the-db-password");
+		String sealed = ConfigCipher.ofKey(System.getenv("ZK_CONFIG_ENCRYPTION_KEY")).encryptFor("db.password", "the-db-password");
 		// end::encrypt[]
 		return sealed;
 	}
 
 	static String encryptWithKeyId(String key) {
 		// tag::rotate[]
-		String sealed = ConfigCipher.empty().withKey("k2026", key).encrypt("the-db-password", "k2026");
+		String sealed = ConfigCipher.empty().withKey("k2026", key).encryptFor("db.password", "the-db-password", "k2026");
 		// end::rotate[]
 		return sealed;
 	}
