@@ -1,0 +1,104 @@
+package dev.zkspring.apps.devtools;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The application run as a developer runs it, in a JVM of its own with DevTools, then restarted by its
+ * trigger file: the new context reads the configuration again (a value changed meanwhile is there), it
+ * has a session of its own, and the old context's client is closed (one connection on the server, not two).
+ */
+class DevToolsRestartTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	@Test
+	void aRestartReadsTheConfigurationAgainOnOneSessionAndLeaksNoClient() throws Exception {
+		try (CuratorFramework writer = zk.newClient()) {
+			writer.create().creatingParentsIfNeeded().forPath("/config/devtools",
+					"{\"greeting\":{\"text\":\"one\"}}".getBytes(StandardCharsets.UTF_8));
+			int before = connections();
+			List<String> started = new CopyOnWriteArrayList<>();
+			Process app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+					System.getProperty("java.class.path"), DevToolsApplication.class.getName(),
+					"--zk.connect=" + zk.connectString(), "--zk.config.snapshot-enabled=false")
+				.redirectErrorStream(true).start();
+			try {
+				Thread reader = new Thread(() -> read(app, started), "app-output");
+				reader.setDaemon(true);
+				reader.start();
+				await("first start").atMost(Duration.ofSeconds(60)).until(() -> started.size() == 1);
+				assertThat(started.get(0)).startsWith("greeting=one ");
+				await("one connection of the application's (" + connectionNames() + ")").atMost(Duration.ofSeconds(10))
+					.until(() -> connections() == before + 1);
+				writer.setData().forPath("/config/devtools", "{\"greeting\":{\"text\":\"two\"}}".getBytes(StandardCharsets.UTF_8));
+				Files.writeString(classesDirectory().resolve(".reloadtrigger"), String.valueOf(System.nanoTime()));
+				await("restart").atMost(Duration.ofSeconds(60)).until(() -> started.size() == 2);
+				assertThat(started.get(1)).as("the restarted context read the configuration again").startsWith("greeting=two ");
+				assertThat(session(started.get(1))).isNotEqualTo(session(started.get(0)));
+				await("the old context's client closed").atMost(Duration.ofSeconds(10))
+					.until(() -> connections() == before + 1);
+			}
+			finally {
+				app.destroy();
+				app.waitFor(10, TimeUnit.SECONDS);
+			}
+		}
+	}
+
+	private static void read(Process app, List<String> started) {
+		try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = lines.readLine()) != null) {
+				if (line.startsWith("STARTED ")) {
+					started.add(line.substring("STARTED ".length()));
+				}
+			}
+		}
+		catch (Exception ex) {
+			// the process ended
+		}
+	}
+
+	private static String session(String started) {
+		return started.substring(started.indexOf("session="));
+	}
+
+	/** The application's classes directory, which DevTools watches for its trigger file. */
+	private static Path classesDirectory() throws Exception {
+		return Path.of(DevToolsApplication.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+	}
+
+	/** Client connections the in-process server has now. */
+	private static int connections() throws Exception {
+		return connectionNames().size();
+	}
+
+	private static List<String> connectionNames() throws Exception {
+		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+		return server.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null).stream()
+			.map(ObjectName::toString).filter((name) -> name.contains("Connections")).toList();
+	}
+
+}
