@@ -73,7 +73,9 @@ final class JarClasses {
 					continue;
 				}
 				if (name.equals(ConfigMetadata.LOCATION) || name.endsWith("/" + ConfigMetadata.LOCATION)) {
-					classes.ownMetadata |= name.equals(prefix + ConfigMetadata.LOCATION);
+					// Spring Boot 4 moves the application's META-INF out of BOOT-INF/classes, to the jar's root
+					classes.ownMetadata |= name.equals(prefix + ConfigMetadata.LOCATION)
+							|| name.equals(ConfigMetadata.LOCATION);
 					try (InputStream in = zip.getInputStream(entry)) {
 						metadata.read(in, jar + "!/" + name);
 					}

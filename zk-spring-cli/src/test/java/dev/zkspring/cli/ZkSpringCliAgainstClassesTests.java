@@ -171,12 +171,14 @@ class ZkSpringCliAgainstClassesTests {
 		assertThat(put(jar, "{\"lib\":{\"port\":1},\"acme\":{\"shop\":{\"limit\":1}}}", "--strict").status()).isZero();
 	}
 
-	@Test
-	void anEnumFromTheJarIsJudgedByItsClassFileWithoutRunningItsStaticInitialiser() throws Exception {
-		// the application's own metadata names the enum type; the enum is only in the jar
+	@ParameterizedTest
+	@ValueSource(strings = { "BOOT-INF/classes/META-INF/", "META-INF/" })
+	void anEnumFromTheJarIsJudgedByItsClassFileWithoutRunningItsStaticInitialiser(String metaInf) throws Exception {
+		// the application's own metadata names the enum type; the enum is only in the jar. Spring Boot 4's
+		// repackaging moves the metadata to the jar's root META-INF
 		Path jar = AppJars.in(this.dir)
 			.compile("BOOT-INF/classes/", Map.of("acme.Mode", sources().get("acme.Mode")), "-parameters")
-			.entry("BOOT-INF/classes/META-INF/spring-configuration-metadata.json",
+			.entry(metaInf + "spring-configuration-metadata.json",
 					"{\"properties\":[{\"name\":\"acme.mode\",\"type\":\"acme.Mode\"},"
 							+ "{\"name\":\"acme.modes\",\"type\":\"java.util.List<acme.Mode>\"}]}")
 			.write("app.jar");
@@ -185,6 +187,10 @@ class ZkSpringCliAgainstClassesTests {
 		refused(jar, "{\"acme\":{\"modes\":\"open,half\"}}", "key 'acme.modes' does not convert");
 		assertThat(put(jar, "{\"acme\":{\"mode\":\"closed-for-maintenance\",\"modes\":[\"OPEN\",\"open\"]}}").status())
 			.isZero();
+		CliRun undeclared = put(jar, "{\"acme\":{\"greeting\":\"hi\"}}");
+		assertThat(undeclared.status()).as("the application's own metadata is complete: a key it does not declare "
+				+ "is read with @Value").isZero();
+		assertThat(undeclared.err()).contains("warning: context 'orders': key 'acme.greeting' is not declared");
 		assertThat(System.getProperty(this.marker)).as("the application enum's static initialiser ran").isNull();
 	}
 
