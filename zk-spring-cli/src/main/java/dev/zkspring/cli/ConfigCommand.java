@@ -3,6 +3,7 @@ package dev.zkspring.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,6 +34,9 @@ final class ConfigCommand {
 
 	@Spec
 	CommandSpec spec;
+
+	/** The applications' metadata, read once per command (an import checks every context against one jar). */
+	private final Map<Path, ConfigMetadata> metadata = new HashMap<>();
 
 	/** Work with a connected publisher; the client is closed afterwards. */
 	<T> T withPublisher(CheckOptions checks, Action<T> action) throws Exception {
@@ -81,7 +85,7 @@ final class ConfigCommand {
 		if (checks.against == null) {
 			return;
 		}
-		List<MetadataFinding> findings = ConfigMetadata.load(checks.against)
+		List<MetadataFinding> findings = this.metadata.computeIfAbsent(checks.against, ConfigMetadata::load)
 			.check(Ciphertexts.seeThrough(document, this.cli.env, (note) -> this.spec.commandLine().getErr()
 				.println("note: context '" + context + "': " + note)));
 		MetadataFinding refusing = null;
