@@ -181,7 +181,12 @@ public final class ConfigMetadata {
 				JarClasses.Bean bean = this.classes.bean(type.name());
 				TypeRef property = bean.properties().get(name.getElement(i, ConfigurationPropertyName.Form.UNIFORM));
 				if (property == null) {
-					return (bean.unknown() != null) ? TypeChecks.unjudged(key, type, bean.unknown()) : undeclared(key);
+					if (bean.unknown() != null) {
+						return TypeChecks.unjudged(key, type, bean.unknown());
+					}
+					return this.authoritative ? undeclared(key) : new MetadataFinding(key,
+							MetadataFinding.Kind.UNDECLARED, "key '" + key + "' is not declared: " + type + " binds no "
+									+ "such property; check its spelling");
 				}
 				type = property;
 			}

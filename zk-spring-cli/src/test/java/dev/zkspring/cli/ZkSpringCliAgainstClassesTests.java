@@ -123,7 +123,8 @@ class ZkSpringCliAgainstClassesTests {
 		Path jar = AppJars.in(this.dir).compile("BOOT-INF/classes/", sources(), "-parameters").write("app.jar");
 		CliRun run = put(jar, "{\"acme\":{\"shop\":{\"limt\":5}}}");
 		assertThat(run.status()).as(run.err()).isZero();
-		assertThat(run.err()).contains("warning: context 'orders': key 'acme.shop.limt' is not declared");
+		assertThat(run.err()).contains("warning: context 'orders': key 'acme.shop.limt' is not declared: "
+				+ "acme.ShopProperties binds no such property; check its spelling");
 		assertThat(put(jar, "{\"acme\":{\"shop\":{\"limt\":6}}}", "--strict").status()).isEqualTo(Exits.REFUSED);
 	}
 
