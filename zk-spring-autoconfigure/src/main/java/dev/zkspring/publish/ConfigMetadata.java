@@ -8,9 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.JarInputStream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -20,10 +18,14 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 /**
- * The keys and types an application declares ({@code spring-configuration-metadata.json}, from the
- * application's jar, its nested libraries, or one file), so a document can be checked before it is
- * published: an undeclared key is a warning, a value that does not convert to the declared type is an
- * error. Values are converted with Spring Boot's own conversion service, as the application will.
+ * The keys and types an application declares, so a document can be checked before it is published: from
+ * {@code spring-configuration-metadata.json} (the application's jar, its nested libraries, or one file) and,
+ * where the application's own classes come without it, from its {@code @ConfigurationProperties} classes, read
+ * from their class files as the configuration processor would read their sources. A value that does not
+ * convert to the declared type is an error; a key the application's metadata does not declare is a warning;
+ * a key the check cannot judge (no metadata or class declares it, or its type cannot be read) is reported as
+ * such, never as checked. Values are converted with Spring Boot's own conversion service, as the application
+ * will; nothing of the application is loaded or run.
  */
 public final class ConfigMetadata {
 
@@ -31,12 +33,21 @@ public final class ConfigMetadata {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private final Map<ConfigurationPropertyName, String> types = new HashMap<>();
+	private static final String ADD_METADATA = "; build the application with spring-boot-configuration-processor "
+			+ "(it writes " + LOCATION + " into the jar), or publish without --against";
 
-	private final TypeChecks checks;
+	private final Map<ConfigurationPropertyName, TypeRef> types = new HashMap<>();
 
-	private ConfigMetadata(TypeChecks checks) {
-		this.checks = checks;
+	private JarClasses classes;
+
+	private TypeChecks checks;
+
+	/** Whether a key no metadata declares is only undeclared (the application's own metadata is complete). */
+	private boolean authoritative;
+
+	private ConfigMetadata(JarClasses classes) {
+		this.classes = classes;
+		this.checks = new TypeChecks(classes);
 	}
 
 	/**
@@ -49,49 +60,37 @@ public final class ConfigMetadata {
 			throw new PublishException(PublishException.Reason.NOT_FOUND, "--against " + source
 					+ ": no such file; name the application's jar or a spring-configuration-metadata.json");
 		}
-		ConfigMetadata metadata = new ConfigMetadata(new TypeChecks(source));
+		ConfigMetadata metadata = new ConfigMetadata(JarClasses.none(source));
 		try {
 			if (source.getFileName().toString().endsWith(".json")) {
 				try (InputStream in = Files.newInputStream(source)) {
 					metadata.read(in, source.toString());
 				}
+				metadata.authoritative = true;
+				if (metadata.types.isEmpty()) {
+					throw new PublishException(PublishException.Reason.NOT_FOUND, "--against " + source
+							+ " declares no properties: name the " + LOCATION + " the configuration processor wrote");
+				}
 			}
 			else {
-				metadata.readJar(source);
+				metadata.classes = JarClasses.read(source, metadata::read);
+				metadata.checks = new TypeChecks(metadata.classes);
+				metadata.authoritative = metadata.classes.hasOwnMetadata();
+				if (!metadata.authoritative) {
+					metadata.classes.configurationProperties()
+						.forEach((prefix, type) -> metadata.types.putIfAbsent(ConfigurationPropertyName.adapt(prefix,
+								'.'), type));
+				}
 			}
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
+			if (ex instanceof PublishException publish) {
+				throw publish;
+			}
 			throw new PublishException(PublishException.Reason.NOT_FOUND, "--against " + source + " cannot be read ("
 					+ ex.getClass().getSimpleName() + "): name the application's jar or its metadata file");
 		}
-		if (metadata.types.isEmpty()) {
-			throw new PublishException(PublishException.Reason.NOT_FOUND, "--against " + source + " declares no "
-					+ "properties (no " + LOCATION + " in it): build the application with "
-					+ "spring-boot-configuration-processor");
-		}
 		return metadata;
-	}
-
-	private void readJar(Path jar) throws IOException {
-		try (ZipFile zip = new ZipFile(jar.toFile())) {
-			for (ZipEntry entry : java.util.Collections.list(zip.entries())) {
-				String name = entry.getName();
-				if (name.equals(LOCATION) || name.endsWith("/" + LOCATION)) {
-					try (InputStream in = zip.getInputStream(entry)) {
-						read(in, jar + "!/" + name);
-					}
-				}
-				else if (name.endsWith(".jar")) {
-					try (JarInputStream nested = new JarInputStream(zip.getInputStream(entry))) {
-						for (ZipEntry inner = nested.getNextEntry(); inner != null; inner = nested.getNextEntry()) {
-							if (inner.getName().equals(LOCATION)) {
-								read(nested, jar + "!/" + name + "!/" + LOCATION);
-							}
-						}
-					}
-				}
-			}
-		}
 	}
 
 	private void read(InputStream in, String where) {
@@ -107,26 +106,29 @@ public final class ConfigMetadata {
 			JsonNode property = properties.get(i);
 			String name = property.path("name").asString("");
 			if (ConfigurationPropertyName.isValid(name)) {
-				this.types.putIfAbsent(ConfigurationPropertyName.of(name), property.path("type").asString(""));
+				this.types.putIfAbsent(ConfigurationPropertyName.of(name),
+						TypeRef.parse(property.path("type").asString("java.lang.Object")));
 			}
 		}
 	}
 
-	/** The number of properties declared. */
+	/** The number of properties and {@code @ConfigurationProperties} prefixes declared. */
 	public int size() {
 		return this.types.size();
 	}
 
 	/**
 	 * Check a flat document.
-	 * @return one finding per undeclared key or value that does not convert, in key order
+	 * @return one finding per value that does not convert, undeclared key, or key the check cannot judge, in key
+	 * order
 	 */
 	public List<MetadataFinding> check(Map<String, String> document) {
 		List<MetadataFinding> findings = new ArrayList<>();
-		new java.util.TreeMap<>(document).forEach((key, value) -> {
+		new TreeMap<>(document).forEach((key, value) -> {
 			MetadataFinding finding = check(key, value);
 			if (finding != null) {
-				findings.add(finding);
+				findings.add((finding.unchecked()) ? new MetadataFinding(key, finding.kind(),
+						finding.message() + ADD_METADATA) : finding);
 			}
 		});
 		return findings;
@@ -138,23 +140,68 @@ public final class ConfigMetadata {
 		if (name.isEmpty()) {
 			return undeclared(key);
 		}
-		String type = this.types.get(name);
-		if (type != null) {
-			return this.checks.check(key, value, type, false);
-		}
-		for (ConfigurationPropertyName parent = name.getParent(); !parent.isEmpty(); parent = parent.getParent()) {
-			String parentType = this.types.get(parent);
-			if (parentType != null) {
-				boolean direct = parent.getNumberOfElements() == name.getNumberOfElements() - 1;
-				return direct ? this.checks.check(key, value, parentType, true) : null;
+		for (int length = name.getNumberOfElements(); length > 0; length--) {
+			TypeRef type = this.types.get(name.chop(length));
+			if (type != null) {
+				return below(key, value, name, length, type);
 			}
 		}
-		return undeclared(key);
+		if (this.authoritative) {
+			return undeclared(key);
+		}
+		return new MetadataFinding(key, MetadataFinding.Kind.UNCHECKED, "key '" + key + "' cannot be checked: no "
+				+ "configuration metadata and no @ConfigurationProperties class in " + this.classes.where()
+				+ " declares it (a key read with @Value is declared nowhere)");
+	}
+
+	/** Follow a key from a declared name down its remaining elements: list indexes, map keys, nested properties. */
+	private @Nullable MetadataFinding below(String key, String value, ConfigurationPropertyName name, int from,
+			TypeRef declared) {
+		TypeRef type = declared;
+		for (int i = from; i < name.getNumberOfElements(); i++) {
+			if (type.isUnknown()) {
+				return TypeChecks.unjudged(key, type, "the type of '" + name.chop(i) + "' is a type variable");
+			}
+			if (type.isCollection()) {
+				if (!name.isNumericIndex(i)) {
+					return undeclared(key);
+				}
+				type = type.element();
+			}
+			else if (type.isMap()) {
+				type = type.mapValue();
+				if (this.checks.scalar(type)) {
+					return this.checks.check(key, value, type);
+				}
+			}
+			else if (this.checks.scalar(type)) {
+				return undeclared(key);
+			}
+			else {
+				JarClasses.Bean bean = this.classes.bean(type.name());
+				TypeRef property = bean.properties().get(name.getElement(i, ConfigurationPropertyName.Form.UNIFORM));
+				if (property == null) {
+					if (bean.unknown() != null) {
+						return TypeChecks.unjudged(key, type, bean.unknown());
+					}
+					return this.authoritative ? undeclared(key) : new MetadataFinding(key,
+							MetadataFinding.Kind.UNDECLARED, "key '" + key + "' is not declared: " + type + " binds no "
+									+ "such property; check its spelling");
+				}
+				type = property;
+			}
+		}
+		if (!type.isCollection() && !type.isMap() && !type.isUnknown() && !this.checks.scalar(type)) {
+			return value.isEmpty() ? null : TypeChecks.unjudged(key, type, "its type " + type + " is bound from nested "
+					+ "keys or converted by code of the application, which the tool does not run");
+		}
+		return this.checks.check(key, value, type);
 	}
 
 	private static MetadataFinding undeclared(String key) {
-		return new MetadataFinding(key, false, "key '" + key + "' is not declared in the application's configuration "
-				+ "metadata: check its spelling (a key read with @Value is not declared there)");
+		return new MetadataFinding(key, MetadataFinding.Kind.UNDECLARED, "key '" + key + "' is not declared in the "
+				+ "application's configuration metadata: check its spelling (a key read with @Value is not declared "
+				+ "there)");
 	}
 
 }

@@ -1,28 +1,20 @@
 package dev.zkspring.publish;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionService;
+import org.springframework.util.StringUtils;
 
 /**
- * Converts a value to a declared type with Spring Boot's conversion service (int, long, boolean,
- * {@code Duration}, {@code DataSize}, enums, lists...). A type the tool does not have (an application's
- * enum) is loaded from the application's jar, without running its code.
+ * Judges a value against a declared type as the application's binder will: JDK and Spring types (int, long,
+ * boolean, {@code Duration}, {@code DataSize}, lists...) with Spring Boot's conversion service; an enum of the
+ * application or of its libraries by its constants, read from its class file, never by loading it (its static
+ * initialiser would run in the tool). A type it cannot judge is reported as not checked, never as passing.
  */
 final class TypeChecks {
 
@@ -30,62 +22,114 @@ final class TypeChecks {
 			"boolean", "java.lang.Boolean", "double", "java.lang.Double", "float", "java.lang.Float", "short",
 			"java.lang.Short", "byte", "java.lang.Byte", "char", "java.lang.Character");
 
+	/** The tool's own packages: classes it may load, since they are its code, not the application's. */
+	private static final List<String> TRUSTED = List.of("java.", "javax.", "org.springframework.");
+
 	private final ConversionService conversion = ApplicationConversionService.getSharedInstance();
 
-	private final @Nullable Path jar;
+	private final JarClasses classes;
 
-	private @Nullable ClassLoader applicationLoader;
+	TypeChecks(JarClasses classes) {
+		this.classes = classes;
+	}
 
-	TypeChecks(Path source) {
-		this.jar = source.getFileName().toString().endsWith(".jar") ? source : null;
+	/** Whether the binder takes a value of this type as one value (not as nested keys). */
+	boolean scalar(TypeRef type) {
+		if (type.isCollection() || type.isMap() || type.isUnknown()) {
+			return false;
+		}
+		if (trusted(type) != null || PRIMITIVES.containsKey(type.name())) {
+			return true;
+		}
+		ClassShape shape = this.classes.shape(type.name());
+		return shape != null && shape.isEnum;
 	}
 
 	/**
-	 * @param element whether the key is one element of the declared type (a list index, a map entry)
+	 * Check one value against the type it binds to (the element's type for a list index or a map entry).
+	 * @return a finding when the value does not convert or cannot be judged, else null
 	 */
-	@Nullable MetadataFinding check(String key, String value, String declared, boolean element) {
-		String type = declared.replace(" ", "");
-		boolean container = false;
-		if (type.endsWith("[]")) {
-			type = type.substring(0, type.length() - 2);
-			container = true;
+	@Nullable MetadataFinding check(String key, String value, TypeRef type) {
+		if (value.isEmpty()) {
+			return null;
 		}
-		else if (type.matches("java\\.util\\.(List|Set|Collection|SortedSet)<.+>")) {
-			type = type.substring(type.indexOf('<') + 1, type.length() - 1);
-			container = true;
+		if (type.isCollection()) {
+			TypeRef element = type.element();
+			if (!scalar(element)) {
+				return unjudged(key, type, "a list of " + element + " takes indexed keys");
+			}
+			for (String part : StringUtils.commaDelimitedListToStringArray(value)) {
+				MetadataFinding finding = check(key, part.trim(), element);
+				if (finding != null) {
+					return finding.error() ? new MetadataFinding(key, MetadataFinding.Kind.INVALID,
+							"key '" + key + "' does not convert to " + type + " as the application declares it"
+									+ hint(element) + ": fix the value") : finding;
+				}
+			}
+			return null;
 		}
-		else if (type.startsWith("java.util.Map<") && type.endsWith(">")) {
-			if (!element) {
+		if (type.isMap()) {
+			return unjudged(key, type, "a map takes keyed entries, not one value");
+		}
+		if (type.isUnknown()) {
+			return unjudged(key, type, "its declared type is a type variable");
+		}
+		Class<?> target = trusted(type);
+		if (target != null) {
+			if (target == Object.class || target == String.class || target == CharSequence.class) {
 				return null;
 			}
-			type = type.substring(type.indexOf(',') + 1, type.length() - 1);
-			element = false;
+			if (target == Class.class || !this.conversion.canConvert(String.class, target)) {
+				return unjudged(key, type, "the tool has no converter to " + type);
+			}
+			try {
+				this.conversion.convert(value, target);
+				return null;
+			}
+			catch (RuntimeException ex) {
+				return invalid(key, type, hint(type));
+			}
 		}
-		if (element && !container || value.isEmpty()) {
+		ClassShape shape = this.classes.shape(type.name());
+		if (shape == null) {
+			return unjudged(key, type, "its type " + type + " is not in " + this.classes.where());
+		}
+		if (!shape.isEnum) {
+			return unjudged(key, type, "its type " + type + " is converted by code of the application, which the "
+					+ "tool does not run");
+		}
+		return (LenientEnum.matches(value, shape.enumConstants)) ? null : invalid(key, type, hint(type));
+	}
+
+	private static MetadataFinding invalid(String key, TypeRef type, String hint) {
+		return new MetadataFinding(key, MetadataFinding.Kind.INVALID, "key '" + key + "' does not convert to " + type
+				+ " as the application declares it" + hint + ": fix the value");
+	}
+
+	static MetadataFinding unjudged(String key, TypeRef type, String reason) {
+		return new MetadataFinding(key, MetadataFinding.Kind.UNCHECKED, "key '" + key + "' cannot be checked: "
+				+ reason);
+	}
+
+	/** The class of a JDK or Spring type or primitive, from the tool's own class path; null for any other. */
+	private static @Nullable Class<?> trusted(TypeRef type) {
+		String name = PRIMITIVES.getOrDefault(type.name(), type.name());
+		if (TRUSTED.stream().noneMatch(name::startsWith)) {
 			return null;
 		}
-		Class<?> target = load(PRIMITIVES.getOrDefault(type, type));
-		if (target == null || !simple(target)) {
-			return null;
-		}
-		Class<?> converted = (container && !element) ? java.lang.reflect.Array.newInstance(target, 0).getClass() : target;
 		try {
-			this.conversion.convert(value, converted);
-			return null;
+			return Class.forName(name, false, TypeChecks.class.getClassLoader());
 		}
-		catch (RuntimeException ex) {
-			return new MetadataFinding(key, true, "key '" + key + "' does not convert to " + declared
-					+ " as the application declares it" + hint(target) + ": fix the value");
+		catch (ClassNotFoundException | LinkageError ex) {
+			return null;
 		}
 	}
 
-	private static String hint(Class<?> target) {
-		if (target.isEnum()) {
-			List<String> names = new ArrayList<>();
-			for (Object constant : target.getEnumConstants()) {
-				names.add(((Enum<?>) constant).name());
-			}
-			return " (one of " + names + ")";
+	private String hint(TypeRef type) {
+		Class<?> target = trusted(type);
+		if (target == null) {
+			ClassShape shape = this.classes.shape(type.name());
+			return (shape != null && shape.isEnum) ? " (one of " + shape.enumConstants + ")" : "";
 		}
 		return switch (target.getSimpleName()) {
 			case "Duration" -> " (a duration such as 10s or 500ms)";
@@ -95,71 +139,45 @@ final class TypeChecks {
 		};
 	}
 
-	private static boolean simple(Class<?> target) {
-		return target.isEnum() || target.getName().startsWith("java.") || target.getName().startsWith("org.springframework.");
-	}
+	/**
+	 * Spring Boot's lenient conversion of a string to an enum, on constant names: the exact name, else the
+	 * name compared on lower-case letters and digits only ({@code closed-for-maintenance} is
+	 * {@code CLOSED_FOR_MAINTENANCE}), with {@code on}/{@code off} for constants named so when YAML read them
+	 * as {@code true}/{@code false}.
+	 */
+	static final class LenientEnum {
 
-	private @Nullable Class<?> load(String type) {
-		try {
-			return Class.forName(type, false, TypeChecks.class.getClassLoader());
+		private LenientEnum() {
 		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			ClassLoader loader = applicationLoader();
-			if (loader == null) {
-				return null;
-			}
-			try {
-				return Class.forName(type, false, loader);
-			}
-			catch (ClassNotFoundException | LinkageError notThere) {
-				return null;
-			}
-		}
-	}
 
-	/** The application's classes and libraries, copied out of its jar once, for its enum types. */
-	private @Nullable ClassLoader applicationLoader() {
-		if (this.applicationLoader != null || this.jar == null) {
-			return this.applicationLoader;
-		}
-		try (ZipFile zip = new ZipFile(this.jar.toFile())) {
-			Path dir = Files.createTempDirectory("zk-spring-cli-app");
-			dir.toFile().deleteOnExit();
-			List<URL> urls = new ArrayList<>();
-			urls.add(this.jar.toUri().toURL());
-			Path classes = dir.resolve("classes");
-			for (ZipEntry entry : Collections.list(zip.entries())) {
-				String name = entry.getName();
-				if (entry.isDirectory()) {
-					continue;
-				}
-				if (name.startsWith("BOOT-INF/classes/")) {
-					copy(zip, entry, classes.resolve(name.substring("BOOT-INF/classes/".length())));
-				}
-				else if (name.startsWith("BOOT-INF/lib/") && name.endsWith(".jar")) {
-					Path lib = dir.resolve(name.substring("BOOT-INF/lib/".length()));
-					copy(zip, entry, lib);
-					urls.add(lib.toUri().toURL());
+		static boolean matches(String value, List<String> constants) {
+			String trimmed = value.trim();
+			if (trimmed.isEmpty() || constants.contains(trimmed)) {
+				return true;
+			}
+			String name = canonical(trimmed);
+			String alias = switch (name) {
+				case "true" -> "on";
+				case "false" -> "off";
+				default -> null;
+			};
+			for (String constant : constants) {
+				String candidate = canonical(constant);
+				if (candidate.equals(name) || candidate.equals(alias)) {
+					return true;
 				}
 			}
-			urls.add(1, classes.toUri().toURL());
-			this.applicationLoader = new URLClassLoader(urls.toArray(URL[]::new), TypeChecks.class.getClassLoader());
+			return false;
 		}
-		catch (IOException ex) {
-			return null;
-		}
-		return this.applicationLoader;
-	}
 
-	private static void copy(ZipFile zip, ZipEntry entry, Path target) throws IOException {
-		if (target.normalize().toString().contains("..") || !target.normalize().equals(target)) {
-			// an entry naming a path outside the copy: not something a build writes, so left out
-			return;
+		private static String canonical(String name) {
+			StringBuilder canonical = new StringBuilder(name.length());
+			name.chars()
+				.filter(Character::isLetterOrDigit)
+				.forEach((c) -> canonical.append(Character.toLowerCase((char) c)));
+			return canonical.toString().toLowerCase(Locale.ROOT);
 		}
-		Files.createDirectories(target.getParent());
-		try (InputStream in = zip.getInputStream(entry)) {
-			Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-		}
+
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.zkspring.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,6 +34,9 @@ final class ConfigCommand {
 
 	@Spec
 	CommandSpec spec;
+
+	/** The applications' metadata, read once per command (an import checks every context against one jar). */
+	private final Map<Path, ConfigMetadata> metadata = new HashMap<>();
 
 	/** Work with a connected publisher; the client is closed afterwards. */
 	<T> T withPublisher(CheckOptions checks, Action<T> action) throws Exception {
@@ -74,27 +78,37 @@ final class ConfigCommand {
 
 	/**
 	 * Check a flat document against the application's metadata: warnings go to stderr; errors (or, with
-	 * --strict, warnings) refuse the document.
+	 * --strict, warnings) refuse the document; a key the check cannot judge refuses it too, with its own status,
+	 * so a document is never passed as checked when it was not.
 	 */
 	void checkAgainst(CheckOptions checks, String context, Map<String, String> document) {
 		if (checks.against == null) {
 			return;
 		}
-		List<MetadataFinding> findings = ConfigMetadata.load(checks.against)
+		List<MetadataFinding> findings = this.metadata.computeIfAbsent(checks.against, ConfigMetadata::load)
 			.check(Ciphertexts.seeThrough(document, this.cli.env, (note) -> this.spec.commandLine().getErr()
 				.println("note: context '" + context + "': " + note)));
 		MetadataFinding refusing = null;
+		MetadataFinding unchecked = null;
 		for (MetadataFinding finding : findings) {
-			boolean refuses = finding.error() || checks.strict;
+			boolean refuses = finding.error() || (checks.strict && !finding.unchecked());
 			if (refuses && refusing == null) {
 				refusing = finding;
 			}
-			this.spec.commandLine().getErr().println(((refuses) ? "error: " : "warning: ") + "context '" + context + "': "
-					+ finding.message());
+			if (finding.unchecked() && unchecked == null) {
+				unchecked = finding;
+			}
+			String label = refuses ? "error: " : finding.unchecked() ? "unchecked: " : "warning: ";
+			this.spec.commandLine().getErr().println(label + "context '" + context + "': " + finding.message());
 		}
 		if (refusing != null) {
 			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': "
 					+ refusing.message() + (refusing.error() ? "" : " (--strict)") + "; nothing was written");
+		}
+		if (unchecked != null) {
+			throw new Exits.Unchecked("context '" + context + "': --against " + checks.against + " cannot check "
+					+ findings.stream().filter(MetadataFinding::unchecked).count() + " key(s), the first '"
+					+ unchecked.key() + "' (see above); nothing was written");
 		}
 	}
 

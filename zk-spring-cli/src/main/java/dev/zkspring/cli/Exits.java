@@ -23,9 +23,13 @@ final class Exits {
 
 	static final int DENIED = 5;
 
+	static final int UNCHECKED = 6;
+
 	static final String HELP = "  0  done%n  1  refused by validation or by promote's check (nothing written)%n  2  usage error (bad option, "
 			+ "unknown revision or file)%n  3  conflict: the document or canary node moved, or a canary already runs (nothing written)%n  4  cannot "
-			+ "reach ZooKeeper within --timeout%n  5  ZooKeeper refused access: check --auth / ZK_AUTH%n";
+			+ "reach ZooKeeper within --timeout%n  5  ZooKeeper refused access: check --auth / ZK_AUTH%n  6  --against cannot check a key: "
+			+ "the application declares no type for it that the tool can read; add spring-boot-configuration-processor to its "
+			+ "build (nothing written)%n";
 
 	private Exits() {
 	}
@@ -37,6 +41,9 @@ final class Exits {
 				case CONFLICT -> CONFLICT;
 				case NOT_FOUND -> USAGE;
 			};
+		}
+		if (failure instanceof Unchecked) {
+			return UNCHECKED;
 		}
 		if (failure instanceof Unreachable || failure instanceof KeeperException.ConnectionLossException
 				|| failure instanceof KeeperException.SessionExpiredException
@@ -67,7 +74,7 @@ final class Exits {
 			return startup.getDescription() + " " + startup.getAction();
 		}
 		String message = failure.getMessage();
-		if (failure instanceof PublishException || failure instanceof Unreachable
+		if (failure instanceof PublishException || failure instanceof Unreachable || failure instanceof Unchecked
 				|| failure instanceof IllegalArgumentException || failure instanceof IllegalStateException) {
 			return String.valueOf(message);
 		}
@@ -94,6 +101,15 @@ final class Exits {
 	static final class Unreachable extends RuntimeException {
 
 		Unreachable(String message) {
+			super(message, null, false, false);
+		}
+
+	}
+
+	/** {@code --against} cannot check a key of the document, so it does not claim to have checked it. */
+	static final class Unchecked extends RuntimeException {
+
+		Unchecked(String message) {
 			super(message, null, false, false);
 		}
 

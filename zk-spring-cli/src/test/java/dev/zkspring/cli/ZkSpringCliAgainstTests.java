@@ -58,9 +58,20 @@ class ZkSpringCliAgainstTests {
 	void valuesThatConvertToTheDeclaredTypesArePublished() throws Exception {
 		CliRun run = put("{\"shop\":{\"limit\":5,\"big\":9000000000,\"enabled\":true,\"timeout\":\"10s\","
 				+ "\"max-upload\":\"10MB\",\"mode\":\"closed-for-maintenance\",\"ports\":[80,443],"
-				+ "\"weights\":{\"a\":1},\"owners\":[{\"name\":\"x\"}],\"greeting\":\"hi\"}}", this.metadata);
+				+ "\"weights\":{\"a\":1},\"greeting\":\"hi\"}}", this.metadata);
 		assertThat(run.status()).as(run.err()).isZero();
 		assertThat(run.err()).doesNotContain("warning");
+	}
+
+	@Test
+	void aKeyBelowATypeTheMetadataFileDoesNotDescribeIsNotPassedAsChecked() throws Exception {
+		CliRun run = put("{\"shop\":{\"limit\":5,\"owners\":[{\"name\":\"x\"}]}}", this.metadata);
+		assertThat(run.status()).as(run.err()).isEqualTo(Exits.UNCHECKED);
+		assertThat(run.err()).contains("unchecked: context 'orders': key 'shop.owners[0].name' cannot be checked: its "
+				+ "type dev.zkspring.cli.Owner is not in spring-configuration-metadata.json")
+			.contains("spring-boot-configuration-processor")
+			.contains("nothing was written");
+		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
 	}
 
 	@Test

@@ -46,6 +46,29 @@ class ZkSpringCliJarIT {
 	}
 
 	@Test
+	void theJarChecksAgainstAnApplicationJarWithoutMetadataFromItsClassFiles() throws Exception {
+		Path app = AppJars.in(this.dir).compile("BOOT-INF/classes/", java.util.Map.of("acme.Mode",
+				"package acme; public enum Mode { OPEN, SHUT; static { System.exit(42); } }", "acme.ShopProperties", """
+						package acme;
+						@org.springframework.boot.context.properties.ConfigurationProperties("acme.shop")
+						public record ShopProperties(int limit, java.time.Duration timeout, Mode mode) {
+						}
+						"""), "-parameters").write("app.jar");
+		Path doc = this.dir.resolve("shop.json");
+		Files.writeString(doc, "{\"acme\":{\"shop\":{\"limit\":5,\"timeout\":\"1s\",\"mode\":\"half\"}}}");
+		Result mistyped = jar("config", "put", "shop", doc.toString(), "--against", app.toString());
+		assertThat(mistyped.status()).as(mistyped.err()).isEqualTo(Exits.REFUSED);
+		assertThat(mistyped.err()).contains("key 'acme.shop.mode' does not convert to acme.Mode as the application "
+				+ "declares it (one of [OPEN, SHUT])");
+		Files.writeString(doc, "{\"acme\":{\"shop\":{\"limit\":5,\"mode\":\"shut\"}},\"other\":{\"key\":1}}");
+		Result unchecked = jar("config", "put", "shop", doc.toString(), "--against", app.toString());
+		assertThat(unchecked.status()).as(unchecked.err()).isEqualTo(Exits.UNCHECKED);
+		assertThat(unchecked.err()).contains("key 'other.key' cannot be checked");
+		Files.writeString(doc, "{\"acme\":{\"shop\":{\"limit\":5,\"mode\":\"shut\"}}}");
+		assertThat(jar("config", "put", "shop", doc.toString(), "--against", app.toString()).status()).isZero();
+	}
+
+	@Test
 	void twoProcessesPuttingAgainstTheSameVersionEndWithExactlyOneWritten() throws Exception {
 		Path base = this.dir.resolve("base.json");
 		Files.writeString(base, "{\"n\":0}");

@@ -344,6 +344,17 @@ class SampleFleetIT {
 		}
 	}
 
+	/** The README's tour shows the refusal of a mistyped value by {@code --against}: it is what the tool prints. */
+	@Test
+	@Order(16)
+	void theToursRefusalBeforeWritingIsWhatTheToolPrints() throws Exception {
+		TourCommands tour = new TourCommands(zkPort, a.port(), b.port(), c.port());
+		String zkc = tour.block("zkc put sample").lines().filter((line) -> line.startsWith("zkc()")).findFirst().orElseThrow();
+		String marker = "| zkc put sample - --against";
+		String output = TourCommands.run(zkc + "\n" + tour.block(marker) + "echo \"exit status $?\"\n");
+		assertThat(output).contains(tour.shownAfter(marker).strip()).contains("exit status 1");
+	}
+
 	@SuppressWarnings("unchecked")
 	private static List<Map<String, Object>> fleetContexts(SampleProcess instance) throws Exception {
 		Map<String, Object> fleet = instance.getJson("/actuator/zookeeper/fleet", new TypeReference<>() { });

@@ -46,6 +46,14 @@ final class TourCommands {
 		throw new AssertionError("No bash block with '" + marker + "' in the README's tour");
 	}
 
+	/** What the tour shows a command prints: the plain block right after the bash block that contains {@code marker}. */
+	String shownAfter(String marker) {
+		int command = this.tour.indexOf(marker);
+		assertThat(command).as("'%s' in the README's tour", marker).isNotNegative();
+		int open = this.tour.indexOf("```\n", this.tour.indexOf("```\n", command) + 4);
+		return this.tour.substring(open + 4, this.tour.indexOf("```", open + 4));
+	}
+
 	/** The publishing tool's jar, which the build packages before the sample's end-to-end tests run. */
 	static String cliJar() {
 		java.nio.file.Path jar = Paths.get(System.getProperty("basedir", ".")).toAbsolutePath().getParent()
