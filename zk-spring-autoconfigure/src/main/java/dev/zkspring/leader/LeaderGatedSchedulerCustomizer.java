@@ -138,6 +138,8 @@ public final class LeaderGatedSchedulerCustomizer
 		gates.add(new SchedulerGate(scheduler, this.election, this.onRevoke,
 				(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true));
 		for (var group : grouped.elections().entrySet()) {
+			// a job's fire times are its own, whichever group an instance's configuration puts it in
+			group.getValue().records().keepFireTimesBeside(this.election.latchPath());
 			gates.add(new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
 					(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading, false));
 		}

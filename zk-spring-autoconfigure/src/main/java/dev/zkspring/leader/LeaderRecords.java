@@ -129,6 +129,14 @@ final class LeaderRecords {
 		}
 	}
 
+	/**
+	 * For the election of a leader group: keep the fire-time records beside the application's latch node,
+	 * where every election that may gate a trigger (on instances whose groupings differ) finds them.
+	 */
+	void keepFireTimesBeside(String applicationLatchPath) {
+		this.fireTimes.keepBeside(applicationLatchPath);
+	}
+
 	/** The application's client, for the records kept beside the latch node. */
 	CuratorFramework client() {
 		return this.client;
