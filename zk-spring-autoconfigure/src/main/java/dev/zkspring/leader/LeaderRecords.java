@@ -44,6 +44,9 @@ final class LeaderRecords {
 	/** Tests only: run between a firing's fire-time commit and the re-check of the leadership. */
 	volatile @Nullable Runnable afterFireTimeCommit;
 
+	/** Tests only: run on a grant between reading a trigger and moving it past the recorded fire time. */
+	volatile @Nullable Runnable beforeTriggerMove;
+
 	LeaderRecords(ZkLeaderElection election, CuratorFramework client) {
 		this.election = election;
 		this.client = client;

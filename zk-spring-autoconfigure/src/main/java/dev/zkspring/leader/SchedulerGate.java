@@ -118,9 +118,16 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		try {
 			if (!this.scheduler.isShutdown()) {
 				RuntimeTriggers.GrantWork work = () -> {
-					FireTimeResume.resume(this.scheduler, this.election, this.owns, this.hold);
-					recoverInterruptedJobs(event.getEpoch());
 					ZkJobs operations = this.jobs;
+					RuntimeTriggers.GrantWork move = () -> FireTimeResume.resume(this.scheduler, this.election, this.owns,
+							this.hold);
+					if (operations != null) {
+						operations.movingTriggers(move);
+					}
+					else {
+						move.run();
+					}
+					recoverInterruptedJobs(event.getEpoch());
 					if (this.hold != null) {
 						this.hold.release(operations);
 					}

@@ -167,6 +167,15 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		this.entries = inForce;
 	}
 
+	/**
+	 * Run a grant's move of triggers past their recorded fire times with no configured schedule applied
+	 * meanwhile: the move copies each trigger it read, so a schedule applied between its read and its
+	 * reschedule would be lost; applied after, it starts from the moved trigger.
+	 */
+	synchronized void movingTriggers(RuntimeTriggers.GrantWork move) throws SchedulerException {
+		move.run();
+	}
+
 	/** On a grant, before the scheduler starts: pause what operators paused, resume what they resumed. */
 	synchronized void granted(Scheduler scheduler, Predicate<JobKey> owned) {
 		for (JobKey job : jobKeys(scheduler)) {
