@@ -75,7 +75,10 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		this.leading = leading;
 		this.primary = primary;
 		this.hold = (primary && owns == ALL) ? null : new JobHold(scheduler, owns);
-		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
+		this.runtimeTriggers = new RuntimeTriggers(scheduler, election, (job) -> {
+			ZkJobs operations = this.jobs;
+			return (operations != null) ? operations.electionOf(job) : election;
+		});
 		this.executions = new GatedExecutions(election.records().inFlightJobs(), primary ? "" : "-" + election.latchPath());
 	}
 
