@@ -62,6 +62,10 @@ final class FireTimeResume {
 						+ "schedule. Delete the znode.");
 				continue;
 			}
+			Runnable hook = election.records().beforeTriggerMove;
+			if (hook != null) {
+				hook.run();
+			}
 			if (resumeAt == null) {
 				scheduler.unscheduleJob(key);
 			}

@@ -140,13 +140,33 @@ final class JobSchedules {
 						+ String.valueOf(ex.getMessage()).replaceAll("'[^']*'", "'…'") + ")";
 			}
 		}
-		if (entry.interval() != null && (entry.interval().isNegative() || entry.interval().isZero())) {
-			return key + ".interval must be positive";
+		if (entry.interval() != null) {
+			String reason = intervalProblem(entry.interval());
+			if (reason != null) {
+				return key + ".interval " + reason;
+			}
 		}
 		Optional<Trigger> original = this.originals.getOrDefault(matching.get(0), Optional.empty());
 		if (entry.schedules() && original.isEmpty()) {
 			return key + " cannot set the schedule of job " + matching.get(0)
 					+ ": it must have exactly one trigger at startup (define one Trigger for it)";
+		}
+		return null;
+	}
+
+	/** Why Quartz cannot repeat at the interval, or {@code null}: it counts whole milliseconds from now. */
+	private static @Nullable String intervalProblem(Duration interval) {
+		if (interval.isNegative() || interval.isZero()) {
+			return "must be positive";
+		}
+		if (interval.compareTo(Duration.ofMillis(1)) < 0) {
+			return "must be at least 1ms: Quartz repeats at whole milliseconds";
+		}
+		try {
+			Math.addExact(System.currentTimeMillis(), Math.multiplyExact(interval.toMillis(), 2));
+		}
+		catch (ArithmeticException ex) {
+			return "is too long: Quartz counts fire times in milliseconds since 1970 in a long";
 		}
 		return null;
 	}
@@ -166,14 +186,16 @@ final class JobSchedules {
 		@SuppressWarnings("unchecked")
 		TriggerBuilder<Trigger> from = (TriggerBuilder<Trigger>) base.getTriggerBuilder();
 		TriggerBuilder<? extends Trigger> builder;
+		Trigger coded = original.get();
 		if (entry.cron() != null) {
 			TimeZone zone = (base instanceof CronTrigger cron) ? cron.getTimeZone() : TimeZone.getDefault();
-			builder = from.withSchedule(CronScheduleBuilder.cronSchedule(entry.cron()).inTimeZone(zone));
+			builder = from.withSchedule(CodedMisfire.onCron(coded,
+					CronScheduleBuilder.cronSchedule(entry.cron()).inTimeZone(zone)));
 		}
 		else if (entry.interval() != null) {
-			builder = from.withSchedule(SimpleScheduleBuilder.simpleSchedule()
+			builder = from.withSchedule(CodedMisfire.onInterval(coded, SimpleScheduleBuilder.simpleSchedule()
 				.withIntervalInMilliseconds(entry.interval().toMillis())
-				.repeatForever());
+				.repeatForever()));
 		}
 		else {
 			builder = original.get().getTriggerBuilder();

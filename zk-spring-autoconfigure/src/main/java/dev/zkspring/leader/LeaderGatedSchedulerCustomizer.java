@@ -112,6 +112,7 @@ public final class LeaderGatedSchedulerCustomizer
 					this.gates.add(gate);
 					continue;
 				}
+				checkJobStoreIsLocal(scheduler);
 				checkGroupedJobsExist(scheduler, grouped);
 				List<SchedulerGate> shared = gatesOf(scheduler, grouped);
 				for (SchedulerGate gate : shared) {
@@ -137,10 +138,28 @@ public final class LeaderGatedSchedulerCustomizer
 		gates.add(new SchedulerGate(scheduler, this.election, this.onRevoke,
 				(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true));
 		for (var group : grouped.elections().entrySet()) {
+			// a job's fire times are its own, whichever group an instance's configuration puts it in
+			group.getValue().records().keepFireTimesBeside(this.election.latchPath());
 			gates.add(new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
 					(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading, false));
 		}
 		return gates;
+	}
+
+	/**
+	 * Leader groups hold a group's jobs on every instance that does not lead it (Quartz's pause): on a
+	 * persistent job store those pauses would be writes to the rows every instance shares, stopping the
+	 * group's jobs on its leader too.
+	 */
+	private static void checkJobStoreIsLocal(Scheduler scheduler) throws SchedulerException {
+		if (scheduler.getMetaData().isJobStoreSupportsPersistence()) {
+			throw new ZkStartupException("zk.leader.groups is set and the Quartz scheduler '" + scheduler.getSchedulerName()
+					+ "' uses a persistent job store (" + scheduler.getMetaData().getJobStoreClass().getSimpleName()
+					+ ", spring.quartz.job-store-type=jdbc, clustered or not): leader groups hold each group's jobs on "
+					+ "the instances that do not lead it, which on a shared job store would pause them for its leader too.",
+					"Remove zk.leader.groups (the single election gates every job), or use Quartz's in-memory job store "
+							+ "(spring.quartz.job-store-type=memory, the default) with leader groups.");
+		}
 	}
 
 	private static void checkGroupedJobsExist(Scheduler scheduler, ZkLeaderGroups groups) throws SchedulerException {

@@ -44,6 +44,9 @@ final class LeaderRecords {
 	/** Tests only: run between a firing's fire-time commit and the re-check of the leadership. */
 	volatile @Nullable Runnable afterFireTimeCommit;
 
+	/** Tests only: run on a grant between reading a trigger and moving it past the recorded fire time. */
+	volatile @Nullable Runnable beforeTriggerMove;
+
 	LeaderRecords(ZkLeaderElection election, CuratorFramework client) {
 		this.election = election;
 		this.client = client;
@@ -127,6 +130,14 @@ final class LeaderRecords {
 		catch (Exception ex) {
 			logger.debug("Could not delete the fire-time record of " + trigger + ": " + ex);
 		}
+	}
+
+	/**
+	 * For the election of a leader group: keep the fire-time records beside the application's latch node,
+	 * where every election that may gate a trigger (on instances whose groupings differ) finds them.
+	 */
+	void keepFireTimesBeside(String applicationLatchPath) {
+		this.fireTimes.keepBeside(applicationLatchPath);
 	}
 
 	/** The application's client, for the records kept beside the latch node. */

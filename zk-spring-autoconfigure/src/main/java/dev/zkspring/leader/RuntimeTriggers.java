@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -64,9 +65,17 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 
 	private final TriggerRestore restore;
 
+	/** The election whose leader runs each job (with leader groups, its group's), which fenced its fire times. */
+	private final Function<JobKey, ZkLeaderElection> electionOf;
+
 	RuntimeTriggers(Scheduler scheduler, ZkLeaderElection election) {
+		this(scheduler, election, (job) -> election);
+	}
+
+	RuntimeTriggers(Scheduler scheduler, ZkLeaderElection election, Function<JobKey, ZkLeaderElection> electionOf) {
 		this.scheduler = scheduler;
 		this.election = election;
+		this.electionOf = electionOf;
 		this.root = election.latchPath() + ".triggers";
 		this.restore = new TriggerRestore(scheduler, election, this.root, this.mirrored, JSON_PRESENT);
 	}
@@ -151,17 +160,21 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 			captureStartup(null);
 		}
 		if (!exists(key)) {
-			gone(key);
+			gone(key, this.election);
 		}
 	}
 
 	@Override
 	public void triggerFinalized(Trigger trigger) {
-		gone(trigger.getKey());
+		// a one-shot run of a grouped job recorded its fire time under its group's leadership: forget it under that
+		gone(trigger.getKey(), this.electionOf.apply(trigger.getJobKey()));
 	}
 
-	/** A trigger will not fire again here: drop its records unless every instance has it from startup. */
-	private void gone(TriggerKey key) {
+	/**
+	 * A trigger will not fire again here: drop its records unless every instance has it from startup.
+	 * @param runsIt the election whose leader fired the trigger's job, whose fence deletes its fire-time record
+	 */
+	private void gone(TriggerKey key, ZkLeaderElection runsIt) {
 		boolean mirroredHere = this.mirrored.contains(key);
 		if (mirroredHere) {
 			remove(key);
@@ -169,8 +182,8 @@ final class RuntimeTriggers extends SchedulerListenerSupport {
 		Set<TriggerKey> startup = this.startupTriggers;
 		// a startup trigger's record tells a successor, whose own copy never advanced, that it is done
 		boolean everyInstanceHasIt = !mirroredHere && (startup == null || startup.contains(key));
-		if (!everyInstanceHasIt && this.election.isLeader()) {
-			this.election.records().forgetFireTime(key.toString());
+		if (!everyInstanceHasIt && runsIt.isLeader()) {
+			runsIt.records().forgetFireTime(key.toString());
 		}
 	}
 

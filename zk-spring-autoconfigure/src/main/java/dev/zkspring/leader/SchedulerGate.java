@@ -75,7 +75,10 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		this.leading = leading;
 		this.primary = primary;
 		this.hold = (primary && owns == ALL) ? null : new JobHold(scheduler, owns);
-		this.runtimeTriggers = new RuntimeTriggers(scheduler, election);
+		this.runtimeTriggers = new RuntimeTriggers(scheduler, election, (job) -> {
+			ZkJobs operations = this.jobs;
+			return (operations != null) ? operations.electionOf(job) : election;
+		});
 		this.executions = new GatedExecutions(election.records().inFlightJobs(), primary ? "" : "-" + election.latchPath());
 	}
 
@@ -118,9 +121,16 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 		try {
 			if (!this.scheduler.isShutdown()) {
 				RuntimeTriggers.GrantWork work = () -> {
-					FireTimeResume.resume(this.scheduler, this.election, this.owns, this.hold);
-					recoverInterruptedJobs(event.getEpoch());
 					ZkJobs operations = this.jobs;
+					RuntimeTriggers.GrantWork move = () -> FireTimeResume.resume(this.scheduler, this.election, this.owns,
+							this.hold);
+					if (operations != null) {
+						operations.movingTriggers(move);
+					}
+					else {
+						move.run();
+					}
+					recoverInterruptedJobs(event.getEpoch());
 					if (this.hold != null) {
 						this.hold.release(operations);
 					}

@@ -65,6 +65,12 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 
 	private volatile Map<String, Entry> entries = Map.of();
 
+	/** The entries as last bound, valid or not, so a change elsewhere that leaves them as they were does nothing. */
+	private @Nullable Map<String, Entry> bound;
+
+	/** Why the last binding failed, so an unrelated change does not repeat the warning. */
+	private @Nullable String bindFailure;
+
 	/** How often a leader reads the requests without being woken. */
 	static final Duration RECHECK = JobLeaders.RECHECK;
 
@@ -124,22 +130,33 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 
 	@Override
 	public void onApplicationEvent(ZkConfigChangedEvent event) {
-		if (event.getKeys().stream().anyMatch((key) -> key.toLowerCase().startsWith(JobSchedules.PREFIX))) {
-			applyConfiguration();
-		}
+		// any key may change an entry through a placeholder (cron: ${report.cron}): bind again, apply what differs
+		applyConfiguration(false);
 	}
 
 	/** Bind {@code zk.quartz.jobs.*} and apply each valid entry; refuse the others by key and reason. */
 	synchronized void applyConfiguration() {
+		applyConfiguration(true);
+	}
+
+	private synchronized void applyConfiguration(boolean always) {
 		Map<String, Entry> bound;
 		try {
 			bound = this.schedules.bind();
 		}
 		catch (IllegalArgumentException ex) {
-			logger.warn("Refused the change to " + JobSchedules.PREFIX + ": " + ex.getMessage()
-					+ "; every job keeps its schedule");
+			if (always || !String.valueOf(ex.getMessage()).equals(this.bindFailure)) {
+				logger.warn("Refused the change to " + JobSchedules.PREFIX + ": " + ex.getMessage()
+						+ "; every job keeps its schedule");
+			}
+			this.bindFailure = ex.getMessage();
 			return;
 		}
+		this.bindFailure = null;
+		if (!always && bound.equals(this.bound)) {
+			return;
+		}
+		this.bound = bound;
 		Map<String, Entry> previous = this.entries;
 		Map<String, Entry> inForce = new LinkedHashMap<>();
 		this.schedules.retainRefusals(bound.keySet());
@@ -159,12 +176,23 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 					this.schedules.applySchedule(scheduler, job, entry);
 					applyPause(scheduler, job, this.operatorPaused.contains(job), entry);
 				}
-				catch (SchedulerException ex) {
-					logger.warn("Could not apply " + JobSchedules.PREFIX + "." + job.getName() + " to " + job + ": " + ex);
+				catch (SchedulerException | RuntimeException ex) {
+					// Quartz refused the schedule: the job keeps its own, the other entries still apply
+					logger.warn("Could not apply " + JobSchedules.PREFIX + "." + job.getName() + " to " + job + " ("
+							+ ex.getClass().getSimpleName() + "); the job keeps its schedule");
 				}
 			}
 		}
 		this.entries = inForce;
+	}
+
+	/**
+	 * Run a grant's move of triggers past their recorded fire times with no configured schedule applied
+	 * meanwhile: the move copies each trigger it read, so a schedule applied between its read and its
+	 * reschedule would be lost; applied after, it starts from the moved trigger.
+	 */
+	synchronized void movingTriggers(RuntimeTriggers.GrantWork move) throws SchedulerException {
+		move.run();
 	}
 
 	/** On a grant, before the scheduler starts: pause what operators paused, resume what they resumed. */

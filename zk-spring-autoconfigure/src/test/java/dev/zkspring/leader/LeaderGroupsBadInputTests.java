@@ -1,6 +1,9 @@
 package dev.zkspring.leader;
 
 import java.util.Optional;
+import java.util.UUID;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,6 +16,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
@@ -78,6 +82,24 @@ class LeaderGroupsBadInputTests {
 	}
 
 	@Test
+	void groupsOnQuartzJdbcStoreAreRefusedNamingBothSettings() {
+		this.contextRunner.withUserConfiguration(QuartzTables.class)
+			.withPropertyValues("zk.leader.groups.one=report", "spring.quartz.job-store-type=jdbc",
+					"spring.quartz.jdbc.initialize-schema=always", "spring.quartz.properties.org.quartz.jobStore.isClustered=true")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.isInstanceOf(ZkStartupException.class)
+				.hasMessageContaining("zk.leader.groups")
+				.hasMessageContaining("spring.quartz.job-store-type=jdbc"));
+	}
+
+	@Test
+	void quartzJdbcStoreWithoutGroupsStarts() {
+		this.contextRunner.withUserConfiguration(QuartzTables.class)
+			.withPropertyValues("spring.quartz.job-store-type=jdbc", "spring.quartz.jdbc.initialize-schema=always")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ZkLeaderGroups.class));
+	}
+
+	@Test
 	void withoutGroupsNoGroupElectionExists() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(ZkLeaderElection.class).doesNotHaveBean(ZkLeaderGroups.class);
@@ -95,6 +117,17 @@ class LeaderGroupsBadInputTests {
 		@Bean
 		JobDetail cleanup() {
 			return JobBuilder.newJob(RecordingJob.class).withIdentity("cleanup").storeDurably().build();
+		}
+
+	}
+
+	/** An H2 database for Quartz's JDBC job store; Boot creates Quartz's tables in it. */
+	@Configuration(proxyBeanMethods = false)
+	static class QuartzTables {
+
+		@Bean
+		DataSource dataSource() {
+			return new DriverManagerDataSource("jdbc:h2:mem:quartz-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 		}
 
 	}

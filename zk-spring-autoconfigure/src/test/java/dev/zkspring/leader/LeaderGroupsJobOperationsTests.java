@@ -74,6 +74,31 @@ class LeaderGroupsJobOperationsTests {
 	}
 
 	@Test
+	void runNowOfAGroupedJobLeavesNoFireTimeRecordBehind() throws Exception {
+		List<Instance> all = threeWithGroupOneOnB();
+		Instance b = all.get(1);
+
+		assertThat(jobs(all.get(2)).request("DEFAULT", "alpha", "run").status()).isEqualTo(Status.STARTED);
+		await().atMost(Duration.ofSeconds(5)).until(() -> GroupedJobsApp.runs("alpha", "b").size() == 1);
+
+		List<String> roots = List.of(b.election().latchPath() + ".fire-times",
+				election(b, "one").latchPath() + ".fire-times");
+		await().atMost(Duration.ofSeconds(5)).until(() -> runNowRecords(b, roots).isEmpty());
+	}
+
+	private static List<String> runNowRecords(Instance instance, List<String> roots) throws Exception {
+		List<String> records = new java.util.ArrayList<>();
+		for (String root : roots) {
+			if (instance.client().checkExists().forPath(root) != null) {
+				instance.client().getChildren().forPath(root).stream()
+					.filter((child) -> child.startsWith(RequestConsumer.RUN_GROUP))
+					.forEach((child) -> records.add(root + "/" + child));
+			}
+		}
+		return records;
+	}
+
+	@Test
 	void pauseOfAGroupedJobHoldsAcrossThatGroupsHandoverAndHistoryShowsBothLeaders() {
 		List<Instance> all = threeWithGroupOneOnB("zk.quartz.jobs.alpha.interval=200ms");
 		Instance b = all.get(1);
