@@ -78,7 +78,7 @@ class StagedApplicationIT {
 	void everyStagedJarCarriesTheLicenceAndNotice() throws IOException {
 		for (String module : JAR_MODULES.keySet()) {
 			for (String suffix : List.of(".jar", "-sources.jar", "-javadoc.jar")) {
-				try (JarFile jar = new JarFile(latest(module, suffix).toFile())) {
+				try (JarFile jar = new JarFile(staged(module, suffix).toFile())) {
 					assertThat(jar.getEntry("META-INF/LICENSE")).as(module + suffix + " META-INF/LICENSE").isNotNull();
 					assertThat(jar.getEntry("META-INF/NOTICE")).as(module + suffix + " META-INF/NOTICE").isNotNull();
 				}
@@ -90,7 +90,7 @@ class StagedApplicationIT {
 	@Order(3)
 	void everyStagedJarNamesItsAutomaticModule() throws IOException {
 		for (Map.Entry<String, String> module : JAR_MODULES.entrySet()) {
-			try (JarFile jar = new JarFile(latest(module.getKey(), ".jar").toFile())) {
+			try (JarFile jar = new JarFile(staged(module.getKey(), ".jar").toFile())) {
 				assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).as(module.getKey())
 					.isEqualTo(module.getValue());
 			}
@@ -243,6 +243,12 @@ class StagedApplicationIT {
 		Files.createDirectories(itDir);
 		Path file = itDir.resolve("settings.xml");
 		Files.writeString(file, settings);
+		return file;
+	}
+
+	private static Path staged(String module, String suffix) throws IOException {
+		Path file = latest(module, suffix);
+		assertThat(file).as("%s%s in %s", module, suffix, staging).isNotNull();
 		return file;
 	}
 
