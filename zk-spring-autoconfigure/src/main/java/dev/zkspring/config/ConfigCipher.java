@@ -76,7 +76,7 @@ public final class ConfigCipher {
 		return Base64.getEncoder().encodeToString(key);
 	}
 
-	/** Whether a configuration value is encrypted (starts with {@code {cipher}} or {@code {cipher:}). */
+	/** Whether a configuration value is encrypted (starts with <code>{cipher}</code> or <code>{cipher:</code>). */
 	public static boolean isEncrypted(@Nullable String value) {
 		return value != null && (value.startsWith("{cipher}") || value.startsWith("{cipher:"));
 	}

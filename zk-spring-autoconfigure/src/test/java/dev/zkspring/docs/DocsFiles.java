@@ -22,10 +22,11 @@ final class DocsFiles {
 		return Path.of(System.getProperty("basedir", ".")).toAbsolutePath().normalize().getParent();
 	}
 
-	/** {@code README.md}, then {@code docs/*.md} by name. */
+	/** {@code README.md}, {@code CHANGELOG.md}, then {@code docs/*.md} by name. */
 	static List<Path> pages() {
 		List<Path> pages = new ArrayList<>();
 		pages.add(root().resolve("README.md"));
+		pages.add(root().resolve("CHANGELOG.md"));
 		try (Stream<Path> docs = Files.list(root().resolve("docs"))) {
 			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(pages::add);
 		}
