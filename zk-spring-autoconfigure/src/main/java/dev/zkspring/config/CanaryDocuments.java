@@ -130,7 +130,8 @@ final class CanaryDocuments {
 			Map<String, String> properties = this.parser.parse(canary.documentBytes());
 			// decrypted as a base document is: its {cipher} values stay ciphertext in the snapshot
 			ZnodePropertySource candidate = this.decryption.get().source(znode, baseVersion, properties,
-					new ZnodePropertySource.Candidate(read.znode(), read.stat().getVersion(), canary.revision()));
+					new ZnodePropertySource.Candidate(read.znode(), read.stat().getVersion(), canary.revision(),
+							canary.digest()));
 			this.reported.remove(read.znode());
 			return candidate;
 		}

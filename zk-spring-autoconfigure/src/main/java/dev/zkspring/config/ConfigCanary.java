@@ -1,7 +1,10 @@
 package dev.zkspring.config;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +103,19 @@ public record ConfigCanary(long revision, List<String> instances, int baseVersio
 		return new ConfigCanary(revision.asLong(), ids, baseVersion.isIntegralNumber() ? baseVersion.asInt() : -1,
 				node.path("time").isIntegralNumber() ? node.path("time").asLong() : 0, text(node, "author"),
 				text(node, "message"), document.asString());
+	}
+
+	/**
+	 * The candidate document's SHA-256, in hex: what a member reports it runs, and what the tool compares it
+	 * with before promoting, so CURRENT means exactly this content (a revision number can be written again).
+	 */
+	public String digest() {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(documentBytes()));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is not available", ex);
+		}
 	}
 
 	/** The candidate document's bytes, for the same parser as the base document's. */

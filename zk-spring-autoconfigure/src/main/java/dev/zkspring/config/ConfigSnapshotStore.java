@@ -136,8 +136,14 @@ final class ConfigSnapshotStore {
 			ZnodePropertySource.Candidate candidate = source.getCandidate();
 			if (candidate != null) {
 				// which it is: this instance ran a canary's candidate for this context, not its base document
-				context.put("canary", Map.of("znode", candidate.znode(), "version", candidate.version(), "revision",
-						candidate.revision()));
+				Map<String, Object> canary = new LinkedHashMap<>();
+				canary.put("znode", candidate.znode());
+				canary.put("version", candidate.version());
+				canary.put("revision", candidate.revision());
+				if (candidate.digest() != null) {
+					canary.put("digest", candidate.digest());
+				}
+				context.put("canary", canary);
 			}
 			contexts.add(context);
 		}
@@ -192,7 +198,8 @@ final class ConfigSnapshotStore {
 				ZnodePropertySource.Candidate candidate = null;
 				if (context.get("canary") instanceof Map<?, ?> canary) {
 					candidate = new ZnodePropertySource.Candidate((String) canary.get("znode"),
-							((Number) canary.get("version")).intValue(), ((Number) canary.get("revision")).longValue());
+							((Number) canary.get("version")).intValue(), ((Number) canary.get("revision")).longValue(),
+							(canary.get("digest") instanceof String digest) ? digest : null);
 				}
 				sources.add(new ZnodePropertySource((String) context.get("znode"), ((Number) context.get("version")).intValue(),
 						properties, candidate));

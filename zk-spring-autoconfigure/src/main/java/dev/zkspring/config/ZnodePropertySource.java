@@ -183,8 +183,15 @@ public final class ZnodePropertySource extends EnumerablePropertySource<Map<Stri
 	 * @param znode the canary node
 	 * @param version the canary node's data version the candidate was read from
 	 * @param revision the candidate's revision
+	 * @param digest the candidate document's digest ({@link ConfigCanary#digest()}); {@code null} when not known
+	 * (a snapshot written before it was recorded), which no canary node matches
 	 */
-	public record Candidate(String znode, int version, long revision) {
+	public record Candidate(String znode, int version, long revision, @Nullable String digest) {
+
+		/** A candidate whose document's digest is not known. */
+		public Candidate(String znode, int version, long revision) {
+			this(znode, version, revision, null);
+		}
 
 	}
 

@@ -19,7 +19,7 @@ import dev.zkspring.config.ZnodePropertySource;
 /**
  * Per config context, the canary as this instance sees it: the canary node's revision, whether this
  * instance is in its set, whether it runs the candidate, and the candidate's status here — CURRENT
- * (running this revision), REFUSED (with the reason naming the key, never the value) or PENDING.
+ * (running exactly the node's candidate document, by its digest), REFUSED (with the reason naming the key, never the value) or PENDING.
  * The canary node is read with a watch, so a canary that changes no key here still wakes the publisher.
  */
 final class CanaryState {
@@ -88,9 +88,14 @@ final class CanaryState {
 		canary.put("revision", parsed.revision());
 		canary.put("member", member);
 		canary.put("runsCandidate", running != null);
+		if (running != null && running.znode().equals(node) && running.digest() != null) {
+			// what the member runs, so a tool can tell it from content written since under the same revision
+			canary.put("digest", running.digest());
+		}
 		if (member) {
+			// exactly this content: a node deleted and written again has the same revision and version
 			if (running != null && running.znode().equals(node) && running.revision() == parsed.revision()
-					&& running.version() == stat.getVersion()) {
+					&& parsed.digest().equals(running.digest())) {
 				canary.put("status", ConfigState.CURRENT);
 			}
 			else {

@@ -19,7 +19,8 @@ import dev.zkspring.config.ConfigCanary;
  * @param member whether the canary's set holds this instance
  * @param runsCandidate whether the instance runs a candidate for the context (rather than the base document)
  * @param revision the canary revision the instance reported about; {@code null} when it reported none yet
- * @param status for a member: CURRENT (runs this revision), REFUSED or PENDING; {@code null} for the others
+ * @param status for a member: CURRENT (runs exactly the candidate document the canary node holds now, by its
+ * digest), REFUSED or PENDING; {@code null} for the others
  * @param reason why a member refused the candidate, naming the key, never a value; {@code null} otherwise
  */
 public record FleetCanary(String instanceId, boolean member, boolean runsCandidate, @Nullable Long revision,
@@ -73,6 +74,10 @@ public record FleetCanary(String instanceId, boolean member, boolean runsCandida
 					: null;
 			boolean current = reported != null && (canary == null || (revision != null && revision == canary.revision()));
 			String status = (!current) ? (member ? PENDING : null) : (String) reported.get("status");
+			if (CURRENT.equals(status) && (canary == null || !canary.digest().equals(reported.get("digest")))) {
+				// it ran this revision, but not this content: the node was written again since it reported
+				status = PENDING;
+			}
 			statuses.add(new FleetCanary(id, member,
 					reported != null && Boolean.TRUE.equals(reported.get("runsCandidate")), revision, status,
 					(current && REFUSED.equals(status)) ? (String) reported.get("reason") : null));

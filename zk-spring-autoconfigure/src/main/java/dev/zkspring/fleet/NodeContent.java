@@ -108,6 +108,7 @@ final class NodeContent {
 			described.put("status", status);
 		}
 		optional(described, canary, "reason", NodeContent::text);
+		optional(described, canary, "digest", NodeContent::text);
 		return described;
 	}
 

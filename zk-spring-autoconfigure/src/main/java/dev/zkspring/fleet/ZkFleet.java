@@ -119,7 +119,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	 * {@code id}, {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest
 	 * version, {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING; while a canary runs,
 	 * {@code canary}: its node, {@code revision}, {@code member}, {@code runsCandidate} and, for a member,
-	 * the candidate's {@code status} and {@code reason}), {@code locks},
+	 * the candidate's {@code status} and {@code reason}; {@code digest}: that of the candidate it runs), {@code locks},
 	 * {@code recent}; a node that is not an instance's (not JSON, wrong fields, persistent, too large)
 	 * has only {@code id} and {@code unreadable}, the reason. Asked of ZooKeeper while connected;
 	 * otherwise (never blocking) the last list read, each entry marked {@code "stale": true}.

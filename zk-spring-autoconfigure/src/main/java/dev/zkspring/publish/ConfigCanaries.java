@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -121,13 +122,69 @@ public final class ConfigCanaries {
 	/**
 	 * Make the candidate the base document and end the canary, in one transaction with a revision of kind
 	 * {@code promote}; refused unless every live member reports {@code CURRENT}, or {@code force} (then the
-	 * revision's message records the promotion as forced and over which members).
+	 * revision's message records the promotion as forced and over which members), and refused when the base
+	 * document moved since the canary started.
 	 * @throws PublishException {@code INVALID} naming each member not CURRENT (and the key it refused),
 	 * {@code NOT_FOUND} when no canary runs, {@code CONFLICT} when the base or the canary moved
 	 */
 	public Publication promote(String context, String fleetPath, Change change, boolean force) throws Exception {
+		return promote(context, fleetPath, change, force, false, (keys) -> {
+		});
+	}
+
+	/**
+	 * Make the candidate the base document and end the canary, as {@link #promote(String, String, Change, boolean)}.
+	 * @param overwriteBase whether the candidate may replace a base document that moved since the canary started
+	 * (a hotfix put meanwhile); the revision's message records it. Without it such a promote is a {@code CONFLICT}
+	 * naming both node versions.
+	 * @param check a further check of the candidate's flat keys before anything is written (the tool's
+	 * {@code --against}), throwing a {@link PublishException} to refuse it
+	 */
+	public Publication promote(String context, String fleetPath, Change change, boolean force, boolean overwriteBase,
+			Consumer<Map<String, String>> check) throws Exception {
 		Stat stat = new Stat();
 		ConfigCanary canary = running(context, stat);
+		byte[] candidate = canary.document().getBytes(StandardCharsets.UTF_8);
+		Map<String, String> after = this.publisher.validate(context, candidate);
+		// the candidate checked is the one written: the canary node is deleted at the version read
+		check.accept(after);
+		ContextState state = this.store.read(context);
+		boolean baseMoved = canary.baseVersion() != state.version();
+		if (baseMoved && !overwriteBase) {
+			throw new PublishException(PublishException.Reason.CONFLICT, "context '" + context + "': the base document "
+					+ "moved since canary revision " + canary.revision() + " started (it was at node version "
+					+ canary.baseVersion() + " then, it is at version " + state.version() + " now): promoting would "
+					+ "replace that change; start the canary again from the new base (config canary --replace), or "
+					+ "promote with --overwrite-base; nothing was written");
+		}
+		List<String> blocking = blocking(context, fleetPath, canary);
+		if (!blocking.isEmpty() && !force) {
+			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': promote refused, "
+					+ "not every member runs canary revision " + canary.revision() + ": " + String.join("; ", blocking)
+					+ "; wait, fix the candidate and start it again, abort it, or promote with --force; nothing was written");
+		}
+		Map<String, String> before = state.flat(this.maxBytes);
+		KeyDiff diff = KeyDiff.between(before, after);
+		String message = (change.message() != null) ? change.message() : "promote canary revision " + canary.revision();
+		if (!blocking.isEmpty()) {
+			message = message + " [forced: " + String.join("; ", blocking) + "]";
+		}
+		if (baseMoved) {
+			message = message + " [over base version " + state.version() + ", the canary started from "
+					+ canary.baseVersion() + "]";
+		}
+		if (change.dryRun()) {
+			return new Publication(context, false, -1, state.version(), diff, before, after);
+		}
+		String path = ConfigLayout.canaryNode(this.root, context);
+		Revision written = this.store.write(state, candidate, canary.document(), diff, change.withMessage(message),
+				"promote", (op) -> List.of(op.delete().withVersion(stat.getVersion()).forPath(path)), this.beforeWrite,
+				moved(context));
+		return new Publication(context, true, written.revision(), written.version(), diff, before, after);
+	}
+
+	/** Each live member not CURRENT, with its status and reason; or that no member is live. */
+	private List<String> blocking(String context, String fleetPath, ConfigCanary canary) throws Exception {
 		List<String> blocking = new ArrayList<>();
 		boolean anyCurrent = false;
 		for (FleetCanary member : status(fleetPath, context)) {
@@ -145,28 +202,7 @@ public final class ConfigCanaries {
 		if (!anyCurrent && blocking.isEmpty()) {
 			blocking.add("no member of " + String.join(",", canary.instances()) + " is live");
 		}
-		if (!blocking.isEmpty() && !force) {
-			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': promote refused, "
-					+ "not every member runs canary revision " + canary.revision() + ": " + String.join("; ", blocking)
-					+ "; wait, fix the candidate and start it again, abort it, or promote with --force; nothing was written");
-		}
-		byte[] candidate = canary.document().getBytes(StandardCharsets.UTF_8);
-		Map<String, String> after = this.publisher.validate(context, candidate);
-		ContextState state = this.store.read(context);
-		Map<String, String> before = state.flat(this.maxBytes);
-		KeyDiff diff = KeyDiff.between(before, after);
-		String message = (change.message() != null) ? change.message() : "promote canary revision " + canary.revision();
-		if (!blocking.isEmpty()) {
-			message = message + " [forced: " + String.join("; ", blocking) + "]";
-		}
-		if (change.dryRun()) {
-			return new Publication(context, false, -1, state.version(), diff, before, after);
-		}
-		String path = ConfigLayout.canaryNode(this.root, context);
-		Revision written = this.store.write(state, candidate, canary.document(), diff, change.withMessage(message),
-				"promote", (op) -> List.of(op.delete().withVersion(stat.getVersion()).forPath(path)), this.beforeWrite,
-				moved(context));
-		return new Publication(context, true, written.revision(), written.version(), diff, before, after);
+		return blocking;
 	}
 
 	/**

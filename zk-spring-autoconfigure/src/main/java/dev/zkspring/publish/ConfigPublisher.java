@@ -216,16 +216,19 @@ public final class ConfigPublisher {
 	 * @return the contexts exported
 	 */
 	public List<String> exportTo(Path dir) throws Exception {
-		return new DirectorySync(this).export(dir);
+		return new DirectorySync(this, this.store, this.maxBytes, this.beforeWrite).export(dir);
 	}
 
 	/**
 	 * Publish the {@code CONTEXT.json} files of a directory whose keys differ from what is in force, each
-	 * as a revision ({@code kind} import); every file is validated before any is written.
+	 * as a revision ({@code kind} import); every file is validated before any is written, and all of them are
+	 * written in one transaction, so a refusal (a context that moved, a node's ACL) writes none.
 	 * @return what was published (or, in a dry run, would be)
+	 * @throws PublishException {@code INVALID} for a bad file, or an import too large for one transaction;
+	 * {@code CONFLICT} naming a context that moved since it was read
 	 */
 	public List<Publication> importFrom(Path dir, Change change) throws Exception {
-		return new DirectorySync(this).importFrom(dir, change);
+		return new DirectorySync(this, this.store, this.maxBytes, this.beforeWrite).importFrom(dir, change);
 	}
 
 }

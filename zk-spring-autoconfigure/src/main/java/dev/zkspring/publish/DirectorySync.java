@@ -1,6 +1,7 @@
 package dev.zkspring.publish;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,16 +13,29 @@ import java.util.stream.Stream;
 /**
  * A directory with one {@code CONTEXT.json} per context, so a Git repository can be the source of truth:
  * export writes each document as stored; import validates every file before writing any, then publishes
- * only the contexts whose keys differ from what is in force, each as a revision of its own.
+ * the contexts whose keys differ from what is in force, each as a revision of its own, all in one
+ * transaction: every context or none.
  */
 final class DirectorySync {
 
 	static final String SUFFIX = ".json";
 
+	/** What one transaction may carry: the client's packet limit, less room for the request's framing. */
+	static final long TRANSACTION_BYTES = Integer.getInteger("jute.maxbuffer", 0xfffff) - 64 * 1024;
+
 	private final ConfigPublisher publisher;
 
-	DirectorySync(ConfigPublisher publisher) {
+	private final HistoryStore store;
+
+	private final long maxBytes;
+
+	private final Runnable beforeWrite;
+
+	DirectorySync(ConfigPublisher publisher, HistoryStore store, long maxBytes, Runnable beforeWrite) {
 		this.publisher = publisher;
+		this.store = store;
+		this.maxBytes = maxBytes;
+		this.beforeWrite = beforeWrite;
 	}
 
 	List<String> export(Path dir) throws Exception {
@@ -58,13 +72,40 @@ final class DirectorySync {
 			}
 		}
 		List<Publication> publications = new ArrayList<>();
+		List<HistoryStore.Prepared> writes = new ArrayList<>();
+		long bytes = 0;
 		for (Map.Entry<String, byte[]> entry : documents.entrySet()) {
-			Publication preview = this.publisher.diff(entry.getKey(), entry.getValue());
-			boolean exists = this.publisher.get(entry.getKey()).exists();
-			if (exists && preview.diff().isEmpty()) {
+			String context = entry.getKey();
+			byte[] document = entry.getValue();
+			Map<String, String> after = this.publisher.validate(context, document);
+			ContextState state = this.store.read(context);
+			Map<String, String> before = state.flat(this.maxBytes);
+			KeyDiff diff = KeyDiff.between(before, after);
+			if (state.exists() && diff.isEmpty()) {
 				continue;
 			}
-			publications.add(this.publisher.publish(entry.getKey(), entry.getValue(), change.expecting(null), "import"));
+			if (change.dryRun()) {
+				publications.add(new Publication(context, false, -1, state.version(), diff, before, after));
+				continue;
+			}
+			HistoryStore.Prepared write = this.store.prepare(state, document,
+					new String(document, StandardCharsets.UTF_8), diff, change.expecting(null), "import",
+					(op) -> List.of(), null);
+			writes.add(write);
+			bytes += write.bytes();
+			publications.add(new Publication(context, true, write.published().revision(), write.published().version(),
+					diff, before, after));
+		}
+		if (bytes > TRANSACTION_BYTES) {
+			throw new PublishException(PublishException.Reason.INVALID, "the import of " + writes.size()
+					+ " contexts takes about " + bytes + " bytes, more than one ZooKeeper transaction carries ("
+					+ TRANSACTION_BYTES + " bytes, within jute.maxbuffer): import the files in smaller groups, each "
+					+ "directory all or nothing; nothing was written");
+		}
+		if (!writes.isEmpty()) {
+			this.beforeWrite.run();
+			// every context or none: a refusal of the last one leaves the first ones as they were
+			this.store.commit(writes);
 		}
 		return publications;
 	}

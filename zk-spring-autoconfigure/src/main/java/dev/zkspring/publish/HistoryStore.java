@@ -12,6 +12,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.TransactionOp;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -126,6 +127,18 @@ final class HistoryStore {
 	Revision write(ContextState state, byte @Nullable [] document, @Nullable String recorded, KeyDiff diff, Change change,
 			String kind, Ops extra, Runnable beforeWrite, @Nullable String conflict)
 			throws Exception {
+		Prepared prepared = prepare(state, document, recorded, diff, change, kind, extra, conflict);
+		beforeWrite.run();
+		commit(List.of(prepared));
+		return prepared.published();
+	}
+
+	/**
+	 * The operations of one revision's write, to be committed alone ({@link #write}) or with other contexts'
+	 * in one transaction ({@link #commit}).
+	 */
+	Prepared prepare(ContextState state, byte @Nullable [] document, @Nullable String recorded, KeyDiff diff,
+			Change change, String kind, Ops extra, @Nullable String conflict) throws Exception {
 		ensureParents();
 		List<Revision> records = new ArrayList<>();
 		if (state.writtenOutside()) {
@@ -148,9 +161,24 @@ final class HistoryStore {
 		}
 		ops.addAll(extra.apply(op));
 		ops.addAll(history(op, state, records, change.keep()));
-		beforeWrite.run();
-		commit(ops, state, published, conflict);
-		return published;
+		long bytes = (document != null) ? document.length : 0;
+		for (Revision record : records) {
+			bytes += HistoryCodec.record(record).length;
+		}
+		return new Prepared(state, published, List.copyOf(ops), conflict, bytes + 256L * ops.size());
+	}
+
+	/**
+	 * One revision's write, prepared.
+	 * @param state the context as read
+	 * @param published the revision it writes
+	 * @param ops its operations
+	 * @param conflict the message of a conflict; {@code null} for the document's
+	 * @param bytes about how many bytes its operations take in a request
+	 */
+	record Prepared(ContextState state, Revision published, List<CuratorOp> ops, @Nullable String conflict,
+			long bytes) {
+
 	}
 
 	/** Operations written in the same transaction as a revision. */
@@ -208,24 +236,68 @@ final class HistoryStore {
 		return ops;
 	}
 
-	private void commit(List<CuratorOp> ops, ContextState state, Revision published, @Nullable String conflict)
-			throws Exception {
+	/**
+	 * Commit prepared writes in one transaction: all of them or none.
+	 * @throws PublishException ({@code CONFLICT}) naming the context that moved since it was read
+	 * @throws KeeperException any other refusal, naming the node that refused it
+	 */
+	void commit(List<Prepared> writes) throws Exception {
+		List<CuratorOp> ops = new ArrayList<>();
+		writes.forEach((write) -> ops.addAll(write.ops()));
 		try {
 			this.client.transaction().forOperations(ops);
 		}
 		catch (KeeperException.BadVersionException | KeeperException.NodeExistsException
 				| KeeperException.NoNodeException ex) {
-			if (isOurs(state.context(), published)) {
+			Prepared first = writes.get(0);
+			if (isOurs(first.state().context(), first.published())) {
 				// the transaction was applied, then the connection dropped and Curator's retry met our own write
 				return;
 			}
-			if (conflict != null) {
-				throw new PublishException(PublishException.Reason.CONFLICT, conflict);
+			Prepared failed = writes.get(writeOf(writes, failedOp(ex)));
+			ContextState state = failed.state();
+			if (failed.conflict() != null) {
+				throw new PublishException(PublishException.Reason.CONFLICT, failed.conflict());
 			}
 			throw new PublishException(PublishException.Reason.CONFLICT, "context '" + state.context()
 					+ "' changed while publishing (it was at version " + state.version() + "): nothing was written; "
 					+ "read it again (config get, config diff) and retry");
 		}
+		catch (KeeperException ex) {
+			int failed = failedOp(ex);
+			if (ex.getPath() == null && failed >= 0) {
+				// a transaction's failure names no node: name the one that refused it (a NOAUTH, say)
+				throw KeeperException.create(ex.code(), ops.get(failed).getTypeAndPath().getForPath());
+			}
+			throw ex;
+		}
+	}
+
+	/** The index of the operation a failed transaction failed on; -1 when the results do not say. */
+	private static int failedOp(KeeperException ex) {
+		List<OpResult> results = ex.getResults();
+		if (results != null) {
+			for (int i = 0; i < results.size(); i++) {
+				if (results.get(i) instanceof OpResult.ErrorResult error
+						&& error.getErr() != KeeperException.Code.OK.intValue()
+						&& error.getErr() != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
+					return i;
+				}
+			}
+		}
+		return -1;
+	}
+
+	/** The write an operation belongs to; the first when unknown. */
+	private static int writeOf(List<Prepared> writes, int op) {
+		int end = 0;
+		for (int i = 0; i < writes.size(); i++) {
+			end += writes.get(i).ops().size();
+			if (op < end) {
+				return i;
+			}
+		}
+		return 0;
 	}
 
 	private boolean isOurs(String context, Revision published) throws Exception {

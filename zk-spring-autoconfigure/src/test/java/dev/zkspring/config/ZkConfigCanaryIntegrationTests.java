@@ -97,7 +97,8 @@ class ZkConfigCanaryIntegrationTests {
 				.satisfies((source) -> {
 					assertThat(source.getProperty("shop.greeting")).isEqualTo("candidate");
 					assertThat(source.getCandidate()).isEqualTo(
-							new ZnodePropertySource.Candidate(CanaryFixture.node("orders"), 0, 1));
+							new ZnodePropertySource.Candidate(CanaryFixture.node("orders"), 0, 1,
+									new ConfigCanary(1, List.of(), 0, 0, null, null, CANDIDATE).digest()));
 				});
 		});
 	}

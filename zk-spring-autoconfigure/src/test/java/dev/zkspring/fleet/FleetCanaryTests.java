@@ -29,6 +29,9 @@ class FleetCanaryTests {
 
 	private static final String ORDERS = "/config/orders";
 
+	/** The digest of the candidate the canary nodes written here hold. */
+	private static final String DIGEST = new ConfigCanary(1, List.of(), 0, 0, null, null, "{}").digest();
+
 	private CuratorFramework client;
 
 	@BeforeEach
@@ -55,7 +58,7 @@ class FleetCanaryTests {
 	void aMemberThatHasNotReportedTheCurrentRevisionIsPendingAndTheOthersHaveNoStatus() throws Exception {
 		canary(2, List.of("node-1", "node-2", "node-3"));
 		instance("node-1", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":true,"
-				+ "\"runsCandidate\":true,\"status\":\"CURRENT\"}");
+				+ "\"runsCandidate\":true,\"status\":\"CURRENT\",\"digest\":\"" + DIGEST + "\"}");
 		instance("node-2", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":1,\"member\":true,"
 				+ "\"runsCandidate\":true,\"status\":\"CURRENT\"}");
 		instance("node-3", null);
@@ -75,6 +78,19 @@ class FleetCanaryTests {
 				+ "\"runsCandidate\":false,\"status\":\"REFUSED\",\"reason\":\"cannot convert (key 'shop.limit')\"}");
 		assertThat(FleetCanary.read(this.client, FLEET, ORDERS))
 			.containsExactly(new FleetCanary("node-1", true, false, 3L, FleetCanary.REFUSED, "cannot convert (key 'shop.limit')"));
+	}
+
+	@Test
+	void aMemberCurrentOnOtherContentUnderTheSameRevisionIsPending() throws Exception {
+		canary(2, List.of("node-1", "node-2"));
+		String other = new ConfigCanary(2, List.of("node-1"), 0, 0, "test", null, "{\"a\":1}").digest();
+		instance("node-1", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":true,"
+				+ "\"runsCandidate\":true,\"status\":\"CURRENT\",\"digest\":\"" + other + "\"}");
+		instance("node-2", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":true,"
+				+ "\"runsCandidate\":true,\"status\":\"CURRENT\"}");
+		assertThat(FleetCanary.read(this.client, FLEET, ORDERS)).containsExactly(
+				new FleetCanary("node-1", true, true, 2L, FleetCanary.PENDING, null),
+				new FleetCanary("node-2", true, true, 2L, FleetCanary.PENDING, null));
 	}
 
 	private void canary(long revision, List<String> instances) throws Exception {

@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zkspring.config.ConfigCipher;
 
 /**
@@ -26,9 +28,7 @@ final class Ciphertexts {
 				continue;
 			}
 			String keyId = ConfigCipher.keyIdOf(value);
-			String variable = (keyId != null)
-					? ConfigCipher.KEY_ENVIRONMENT_VARIABLE + "S_" + keyId.toUpperCase(Locale.ROOT).replace('-', '_')
-					: ConfigCipher.KEY_ENVIRONMENT_VARIABLE;
+			String variable = keyVariable(keyId);
 			String key = env.get(variable);
 			if (key == null || key.isBlank()) {
 				note.accept("key '" + entry.getKey() + "' is encrypted and " + variable
@@ -46,6 +46,16 @@ final class Ciphertexts {
 			}
 		}
 		return checked;
+	}
+
+	/**
+	 * The environment variable holding the key of {@code {cipher:ID}} values (the default key's for none), as
+	 * the instances bind it to {@code zk.config.encryption.keys.ID}.
+	 */
+	static String keyVariable(@Nullable String keyId) {
+		return (keyId != null)
+				? ConfigCipher.KEY_ENVIRONMENT_VARIABLE + "S_" + keyId.toUpperCase(Locale.ROOT).replace('-', '_')
+				: ConfigCipher.KEY_ENVIRONMENT_VARIABLE;
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.zkspring.cli;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -16,7 +17,8 @@ import dev.zkspring.config.ConfigCipher;
  */
 @Command(name = "encrypt", mixinStandardHelpOptions = true,
 		description = { "Read one value from stdin (never from the command line) and print its {cipher} form, "
-				+ "encrypted with the key in " + ConfigCipher.KEY_ENVIRONMENT_VARIABLE + " (AES-256-GCM) for the key "
+				+ "encrypted (AES-256-GCM) with the key in " + ConfigCipher.KEY_ENVIRONMENT_VARIABLE + ", or with --key-id ID "
+				+ "the key in " + ConfigCipher.KEY_ENVIRONMENT_VARIABLE + "S_<ID> (upper case, - as _), for the key "
 				+ "it will be written under (--property): instances refuse it under any other key. "
 				+ "One trailing newline is dropped; pipe with printf '%%s' to keep one." },
 		footer = { "%nExample:%n  read -rs PASSWORD; printf '%%s' \"$PASSWORD\" | zk-spring config encrypt --property db.password --key-id 2026" })
@@ -31,15 +33,24 @@ final class EncryptCommand implements Callable<Integer> {
 	String property;
 
 	@Option(names = "--key-id", paramLabel = "ID",
-			description = "Write {cipher:ID}: the instances decrypt it with zk.config.encryption.keys.ID.")
+			description = "Seal with the key in ZK_CONFIG_ENCRYPTION_KEYS_<ID> and write {cipher:ID}: the instances "
+					+ "decrypt it with zk.config.encryption.keys.ID, which must be the same key.")
 	String keyId;
 
 	@Override
 	public Integer call() throws IOException {
-		String key = this.config.cli.env.get(ConfigCipher.KEY_ENVIRONMENT_VARIABLE);
+		if (this.keyId != null) {
+			// a bad id is refused as the instances refuse it, before naming a variable made from it
+			ConfigCipher.empty().withKey(this.keyId, ConfigCipher.generateKey());
+		}
+		// the key the instances decrypt the value with: the default one, or the id's own
+		String variable = Ciphertexts.keyVariable(this.keyId);
+		String key = this.config.cli.env.get(variable);
 		if (key == null || key.isBlank()) {
-			throw new IllegalArgumentException(ConfigCipher.KEY_ENVIRONMENT_VARIABLE + " is not set: export the "
-					+ "base64 256-bit key the instances use (openssl rand -base64 32 makes one)");
+			throw new IllegalArgumentException(variable + " is not set: export the base64 256-bit key the instances use"
+					+ ((this.keyId != null) ? " as " + ConfigCipher.KEYS_PROPERTY + "." + this.keyId.toLowerCase(Locale.ROOT)
+							: " as " + ConfigCipher.KEY_PROPERTY)
+					+ " (openssl rand -base64 32 makes a new one)");
 		}
 		String plain = new String(this.config.cli.in.readAllBytes(), StandardCharsets.UTF_8);
 		plain = plain.endsWith("\r\n") ? plain.substring(0, plain.length() - 2)

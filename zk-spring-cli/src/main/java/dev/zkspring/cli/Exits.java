@@ -26,7 +26,8 @@ final class Exits {
 	static final int UNCHECKED = 6;
 
 	static final String HELP = "  0  done%n  1  refused by validation or by promote's check (nothing written)%n  2  usage error (bad option, "
-			+ "unknown revision or file)%n  3  conflict: the document or canary node moved, or a canary already runs (nothing written)%n  4  cannot "
+			+ "unknown revision or file)%n  3  conflict: the document or canary node moved, a canary already runs, or promote's base moved "
+			+ "since the canary started (nothing written)%n  4  cannot "
 			+ "reach ZooKeeper within --timeout%n  5  ZooKeeper refused access: check --auth / ZK_AUTH%n  6  --against cannot check a key: "
 			+ "the application declares no type for it that the tool can read; add spring-boot-configuration-processor to its "
 			+ "build (nothing written)%n";

@@ -17,7 +17,9 @@ import dev.zkspring.publish.Publication;
 /** {@code config import DIR}: publish what differs, each context as a revision. */
 @Command(name = "import", mixinStandardHelpOptions = true,
 		description = { "Publish the DIR/CONTEXT.json files whose keys differ from what is in force, each as a revision.",
-				"Every file is validated before any is written." },
+				"Every file is validated before any is written, and every context is written in one transaction: all of "
+						+ "them or none (a conflict exits 3, a node's ACL 5, naming the node; an import too large for one "
+						+ "transaction exits 1: import the files in smaller groups)." },
 		footer = { "%nExample:%n  zk-spring config import ./config-repo --message \"release 42\" --dry-run" })
 final class ImportCommand implements Callable<Integer> {
 

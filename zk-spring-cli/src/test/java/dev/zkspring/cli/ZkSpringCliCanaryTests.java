@@ -80,7 +80,12 @@ class ZkSpringCliCanaryTests {
 			assertThat(base.err()).contains("its members node-2 keep the candidate");
 			await().atMost(WAIT).until(() -> "base-2".equals(greeting(one)) && "base-2".equals(greeting(three)));
 			assertThat(greeting(two)).isEqualTo("candidate");
-			CliRun promote = run("config", "promote", "orders");
+			// the candidate was made against base version 0: promoting it would silently undo base-2
+			CliRun refused = run("config", "promote", "orders");
+			assertThat(refused.status()).as(refused.err()).isEqualTo(Exits.CONFLICT);
+			assertThat(refused.err()).contains("node version 0 then, it is at version 1 now");
+			assertThat(greeting(one)).isEqualTo("base-2");
+			CliRun promote = run("config", "promote", "orders", "--overwrite-base");
 			assertThat(promote.status()).as(promote.err()).isZero();
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(one)) && "candidate".equals(greeting(three))
 					&& "candidate".equals(greeting(two)));

@@ -8,6 +8,7 @@ import dev.zkspring.config.ConfigCipher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** {@code config encrypt}: a value from stdin, sealed with the key the instances use (no ZooKeeper needed). */
 class ZkSpringCliEncryptTests {
@@ -27,12 +28,29 @@ class ZkSpringCliEncryptTests {
 	}
 
 	@Test
-	void encryptWithAKeyIdWritesThatId() {
-		CliRun run = CliRun.runWithEnv(Map.of("ZK_CONFIG_ENCRYPTION_KEY", KEY), "pw", "config", "encrypt",
-				"--property", "db.password", "--key-id", "r2026");
+	void encryptWithAKeyIdSealsWithThatIdsKeyAsTheInstancesDecryptIt() {
+		String keyForId = ConfigCipher.generateKey();
+		CliRun run = CliRun.runWithEnv(Map.of("ZK_CONFIG_ENCRYPTION_KEY", KEY, "ZK_CONFIG_ENCRYPTION_KEYS_R2026", keyForId),
+				"pw", "config", "encrypt", "--property", "db.password", "--key-id", "r2026");
 		assertThat(run.status()).as(run.err()).isZero();
-		assertThat(run.out().strip()).startsWith("{cipher:r2026}");
-		assertThat(ConfigCipher.empty().withKey("r2026", KEY).decryptFor("db.password", run.out().strip())).isEqualTo("pw");
+		String sealed = run.out().strip();
+		assertThat(sealed).startsWith("{cipher:r2026}");
+		// an instance during a rotation: the default key and the id's key, each for its own values
+		ConfigCipher instance = ConfigCipher.ofKey(KEY).withKey("r2026", keyForId);
+		assertThat(instance.decryptFor("db.password", sealed)).isEqualTo("pw");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ConfigCipher.empty().withKey("r2026", KEY).decryptFor("db.password", sealed));
+	}
+
+	@Test
+	void encryptWithAKeyIdWhoseKeyIsNotSetIsRefusedNamingTheVariable() {
+		CliRun run = CliRun.runWithEnv(Map.of("ZK_CONFIG_ENCRYPTION_KEY", KEY), "pw", "config", "encrypt", "--property",
+				"db.password", "--key-id", "r-2026");
+		assertThat(run.status()).isEqualTo(Exits.USAGE);
+		assertThat(run.out()).isEmpty();
+		assertThat(run.err()).contains("ZK_CONFIG_ENCRYPTION_KEYS_R_2026 is not set")
+			.contains("zk.config.encryption.keys.r-2026")
+			.doesNotContain(KEY);
 	}
 
 	@Test

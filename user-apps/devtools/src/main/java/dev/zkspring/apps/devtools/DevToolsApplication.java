@@ -21,7 +21,7 @@ public class DevToolsApplication {
 
 	@Bean
 	CommandLineRunner started(CuratorFramework client, @Value("${greeting.text:none}") String greeting) {
-		return (args) -> System.out.println("STARTED greeting=" + greeting + " session=0x"
+		return (args) -> System.out.println("STARTED greeting=" + greeting + " connect=" + client.getZookeeperClient().getCurrentConnectionString() + " session=0x"
 				+ Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId()));
 	}
 

@@ -2,7 +2,8 @@ package dev.zkspring.apps.devtools;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
@@ -50,15 +48,15 @@ class DevToolsRestartTests {
 				reader.start();
 				await("first start").atMost(Duration.ofSeconds(60)).until(() -> started.size() == 1);
 				assertThat(started.get(0)).startsWith("greeting=one ");
-				await("one connection of the application's (" + connectionNames() + ")").atMost(Duration.ofSeconds(10))
-					.until(() -> connections() == before + 1);
+				await("one connection of the application's").atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(connections()).as("connections (before the application: " + before + "), started: " + started).isEqualTo(before + 1));
 				writer.setData().forPath("/config/devtools", "{\"greeting\":{\"text\":\"two\"}}".getBytes(StandardCharsets.UTF_8));
 				Files.writeString(classesDirectory().resolve(".reloadtrigger"), String.valueOf(System.nanoTime()));
 				await("restart").atMost(Duration.ofSeconds(60)).until(() -> started.size() == 2);
 				assertThat(started.get(1)).as("the restarted context read the configuration again").startsWith("greeting=two ");
 				assertThat(session(started.get(1))).isNotEqualTo(session(started.get(0)));
 				await("the old context's client closed").atMost(Duration.ofSeconds(10))
-					.until(() -> connections() == before + 1);
+					.untilAsserted(() -> assertThat(connections()).as("connections (before the application: " + before + "), started: " + started).isEqualTo(before + 1));
 			}
 			finally {
 				app.destroy();
@@ -90,15 +88,19 @@ class DevToolsRestartTests {
 		return Path.of(DevToolsApplication.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 	}
 
-	/** Client connections the in-process server has now. */
+	/** Client connections the server has now, as its {@code srvr} four-letter word counts them. */
 	private static int connections() throws Exception {
-		return connectionNames().size();
-	}
-
-	private static List<String> connectionNames() throws Exception {
-		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-		return server.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null).stream()
-			.map(ObjectName::toString).filter((name) -> name.contains("Connections")).toList();
+		int port = Integer.parseInt(zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1));
+		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+			socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+			String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+			for (String line : answer.split("\n")) {
+				if (line.startsWith("Connections: ")) {
+					return Integer.parseInt(line.substring("Connections: ".length()).trim());
+				}
+			}
+			throw new IllegalStateException("no connection count in the server's srvr answer: " + answer);
+		}
 	}
 
 }

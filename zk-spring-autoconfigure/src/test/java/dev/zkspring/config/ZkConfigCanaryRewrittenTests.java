@@ -1,0 +1,153 @@
+package dev.zkspring.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.fleet.FleetCanary;
+import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.publish.Change;
+import dev.zkspring.publish.ConfigCanaries;
+import dev.zkspring.publish.PublishException;
+import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A canary node rewritten with the same revision (deleted and created again, so even its version is the same)
+ * while a member cannot see it: CURRENT means the member runs exactly the node's content, so neither the
+ * tool nor the member itself takes the old candidate for the new one, and promote does not trust it.
+ */
+class ZkConfigCanaryRewrittenTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private static final String ORDERS = "/config/orders";
+
+	private static final String CANDIDATE = "{\"shop\":{\"limit\":5,\"greeting\":\"candidate\"}}";
+
+	/** The same revision again, with a value the member cannot bind. */
+	private static final String REWRITTEN = "{\"shop\":{\"limit\":\"not-a-number\",\"greeting\":\"rewritten\"}}";
+
+	@TempDir
+	Path snapshots;
+
+	private CuratorFramework writer;
+
+	private CuttableProxy proxy;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.writer = zk.newClient();
+		this.proxy = CuttableProxy.to(zk.connectString());
+		ConfigTestSupport.write(this.writer, ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base\"}}");
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		this.proxy.close();
+		CanaryFixture.deleteAll(this.writer);
+		ConfigTestSupport.deleteAll(this.writer, "/fleet");
+	}
+
+	@Test
+	void aCanaryRewrittenWithTheSameRevisionIsNotCurrentOnAMemberThatNeverRanItAndPromoteRefuses() {
+		runner().run((member) -> {
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), CANDIDATE);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(status().status()).isEqualTo(FleetCanary.CURRENT));
+			assertThat(member.getBean(Shop.class).greeting).isEqualTo("candidate");
+			CuratorFramework client = member.getBean(CuratorFramework.class);
+			this.proxy.cut();
+			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			// the same revision, at the same node version, with other content
+			CanaryFixture.end(this.writer, "orders");
+			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), REWRITTEN);
+			// the member's fleet entry still speaks of the candidate it ran: not of this content
+			assertThat(status().revision()).isEqualTo(1L);
+			assertThat(status().status()).isEqualTo(FleetCanary.PENDING);
+			ConfigCanaries canaries = new ConfigCanaries(this.writer, "/config");
+			assertThatExceptionOfType(PublishException.class)
+				.isThrownBy(() -> canaries.promote("orders", "/fleet/orders", Change.by("t", null), false))
+				.withMessageContaining("node-2 PENDING");
+			// back on line the member refuses the new content, keeps the old candidate and says so
+			this.proxy.heal();
+			await().atMost(WAIT).untilAsserted(() -> assertThat(status().status()).isEqualTo(FleetCanary.REFUSED));
+			assertThat(ownReport(member)).containsEntry("status", FleetCanary.REFUSED);
+			assertThat(member.getBean(Shop.class).greeting).isEqualTo("candidate");
+			assertThat(this.writer.checkExists().forPath(ORDERS + "")).isNotNull();
+			assertThat(new String(this.writer.getData().forPath(ORDERS))).contains("base");
+		});
+	}
+
+	private FleetCanary status() throws Exception {
+		return FleetCanary.read(this.writer, "/fleet/orders", ORDERS)
+			.stream()
+			.filter((status) -> status.instanceId().equals("node-2"))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> ownReport(AssertableApplicationContext context) {
+		ZkFleet fleet = context.getBean(ZkFleet.class);
+		Map<String, Object> instance = fleet.instances()
+			.stream()
+			.filter((i) -> i.get("id").equals(fleet.instanceId()))
+			.findFirst()
+			.orElseThrow();
+		return (Map<String, Object>) ((List<Map<String, Object>>) instance.get("config")).stream()
+			.filter((c) -> ORDERS.equals(c.get("znode")))
+			.findFirst()
+			.orElseThrow()
+			.get("canary");
+	}
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withInitializer((context) -> context.getBeanFactory()
+				.setConversionService(ApplicationConversionService.getSharedInstance()))
+			.withInitializer(new ZkConfigInitializer())
+			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
+			.withBean(Shop.class)
+			.withPropertyValues("zk.connect=" + this.proxy.connectString(),
+					"zk.config.snapshot-dir=" + this.snapshots, "spring.application.name=orders",
+					"zk.session-timeout=30s", "zk.leader.id=node-2");
+	}
+
+	@RefreshScope
+	static class Shop {
+
+		@Value("${shop.limit}")
+		int limit;
+
+		@Value("${shop.greeting}")
+		String greeting;
+
+	}
+
+}

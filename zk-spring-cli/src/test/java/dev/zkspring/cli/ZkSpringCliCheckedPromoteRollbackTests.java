@@ -1,0 +1,133 @@
+package dev.zkspring.cli;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.zkspring.config.ConfigLayout;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Rollback and promote publish a document too: {@code --against}/{@code --strict} check it as put does, and a
+ * promote does not replace a base document that moved since its canary started.
+ */
+class ZkSpringCliCheckedPromoteRollbackTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	private static final String CANARY = ConfigLayout.canaryNode("/config", "orders");
+
+	private static final String GOOD = "{\"shop\":{\"limit\":5}}";
+
+	@TempDir
+	Path dir;
+
+	private Path metadata;
+
+	private CuratorFramework client;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		this.client = zk.newClient();
+		this.metadata = this.dir.resolve("spring-configuration-metadata.json");
+		try (var in = getClass().getResourceAsStream("/shop-metadata.json")) {
+			Files.copy(in, this.metadata);
+		}
+	}
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		for (String path : new String[] { "/config", "/config.meta" }) {
+			if (this.client.checkExists().forPath(path) != null) {
+				this.client.delete().deletingChildrenIfNeeded().forPath(path);
+			}
+		}
+	}
+
+	@Test
+	void aRollbackToADocumentPutAgainstRefusesIsRefusedTheSameWay() throws Exception {
+		assertThat(run("config", "put", "orders", file("{\"shop\":{\"limit\":\"five\"}}")).status()).isZero();
+		assertThat(run("config", "put", "orders", file("{\"shop\":{\"limt\":5}}")).status()).isZero();
+		assertThat(run("config", "put", "orders", file(GOOD)).status()).isZero();
+		CliRun put = run("config", "put", "orders", file("{\"shop\":{\"limit\":\"five\"}}"), "--against",
+				this.metadata.toString());
+		CliRun rollback = run("config", "rollback", "orders", "--to", "1", "--against", this.metadata.toString());
+		assertThat(rollback.status()).as(rollback.err()).isEqualTo(Exits.REFUSED).isEqualTo(put.status());
+		assertThat(rollback.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
+			.contains("nothing was written")
+			.isEqualTo(put.err());
+		CliRun strict = run("config", "rollback", "orders", "--to", "2", "--against", this.metadata.toString(),
+				"--strict");
+		assertThat(strict.status()).as(strict.err()).isEqualTo(Exits.REFUSED);
+		assertThat(strict.err()).contains("key 'shop.limt' is not declared").contains("(--strict)");
+		assertThat(document()).isEqualTo(GOOD);
+		assertThat(run("config", "rollback", "orders", "--to", "2", "--against", this.metadata.toString()).status())
+			.isZero();
+	}
+
+	@Test
+	void aPromoteOfACandidatePutAgainstRefusesIsRefusedTheSameWay() throws Exception {
+		assertThat(run("config", "put", "orders", file(GOOD)).status()).isZero();
+		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limit\":\"five\"}}"), "--instances", "node-9")
+			.status()).isZero();
+		// --force: no member is live, the check against the metadata still applies
+		CliRun promote = run("config", "promote", "orders", "--force", "--against", this.metadata.toString());
+		assertThat(promote.status()).as(promote.err()).isEqualTo(Exits.REFUSED);
+		assertThat(promote.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
+			.contains("nothing was written");
+		assertThat(document()).isEqualTo(GOOD);
+		assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limt\":5}}"), "--instances", "node-9",
+				"--replace").status()).isZero();
+		CliRun strict = run("config", "promote", "orders", "--force", "--against", this.metadata.toString(), "--strict");
+		assertThat(strict.status()).as(strict.err()).isEqualTo(Exits.REFUSED);
+		assertThat(strict.err()).contains("(--strict)");
+		assertThat(document()).isEqualTo(GOOD);
+	}
+
+	@Test
+	void aPromoteRefusesToReplaceAHotfixPutWhileTheCanaryRanUnlessToldTo() throws Exception {
+		assertThat(run("config", "put", "orders", file(GOOD)).status()).isZero();
+		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limit\":9}}"), "--instances", "node-9")
+			.status()).isZero();
+		String hotfix = "{\"shop\":{\"limit\":6}}";
+		assertThat(run("config", "put", "orders", file(hotfix), "-m", "hotfix").status()).isZero();
+		CliRun promote = run("config", "promote", "orders", "--force");
+		assertThat(promote.status()).as(promote.err()).isEqualTo(Exits.CONFLICT);
+		assertThat(promote.err()).contains("canary revision 2").contains("node version 0").contains("version 1 now")
+			.contains("--overwrite-base")
+			.contains("nothing was written");
+		assertThat(document()).isEqualTo(hotfix);
+		assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+		CliRun overwrite = run("config", "promote", "orders", "--force", "--overwrite-base");
+		assertThat(overwrite.status()).as(overwrite.err()).isZero();
+		assertThat(document()).isEqualTo("{\"shop\":{\"limit\":9}}");
+		assertThat(run("config", "history", "orders").out()).contains("over base version 1");
+		assertThat(run("config", "promote", "--help").out()).contains("--overwrite-base");
+	}
+
+	private String document() throws Exception {
+		return new String(this.client.getData().forPath("/config/orders"), StandardCharsets.UTF_8);
+	}
+
+	private String file(String document) throws Exception {
+		Path file = Files.createTempFile(this.dir, "doc", ".json");
+		Files.writeString(file, document, StandardCharsets.UTF_8);
+		return file.toString();
+	}
+
+	private static CliRun run(String... args) {
+		return CliRun.run(zk.connectString(), "", args);
+	}
+
+}
