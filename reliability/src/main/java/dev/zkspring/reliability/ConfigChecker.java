@@ -60,7 +60,7 @@ final class ConfigChecker {
 			}
 		}
 		this.convergence = new ConvergenceChecker(history, workloads.stream().map((w) -> w.instance).toList(),
-				convergePoints, outages);
+				convergePoints, outages, writer.writeNanos);
 		this.violations.addAll(this.convergence.violations);
 		for (long[] write : writer.written) {
 			for (Workload workload : workloads) {

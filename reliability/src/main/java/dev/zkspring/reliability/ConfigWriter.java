@@ -37,6 +37,9 @@ final class ConfigWriter implements AutoCloseable {
 
 	int malformed;
 
+	/** When each write, good or bad, was sent, in order: until the next one, the node holds what it wrote. */
+	final List<Long> writeNanos = new ArrayList<>();
+
 	/** The number of good documents in each burst, in order. */
 	final List<Integer> bursts = new ArrayList<>();
 
@@ -97,6 +100,8 @@ final class ConfigWriter implements AutoCloseable {
 
 	private void write(String json) {
 		byte[] data = json.getBytes(StandardCharsets.UTF_8);
+		// from the moment the write is sent, the node may hold the new document
+		this.writeNanos.add(System.nanoTime());
 		try {
 			if (this.client.checkExists().forPath(ZNODE) == null) {
 				this.client.create().creatingParentsIfNeeded().forPath(ZNODE, data);

@@ -9,10 +9,12 @@ import java.util.concurrent.TimeUnit;
 import dev.zkspring.reliability.History.Entry;
 
 /**
- * Convergence to the last write: after each {@link ConvergePoint} (a burst ended, a fault healed), every
- * instance that was up and ready at that point must show that version or a later one within
- * {@link #BOUND_MILLIS}. Coalescing a burst may skip versions in between, never the last one: an instance
- * that stays one version behind is what a lost change looks like from outside.
+ * Convergence to the last write: after each {@link ConvergePoint} (a burst ended, a write during a fault, a
+ * fault healed), every instance that was up and ready at that point must show that version within
+ * {@link #BOUND_MILLIS}, and before the node changes again: a later write that brings a behind instance up
+ * to date would otherwise hide that it missed the last one. Coalescing a burst may skip versions in
+ * between, never the last one: an instance that stays one version behind is what a lost change looks like
+ * from outside.
  * <p>
  * An instance the campaign took away ({@link Outage}) at the point is skipped there; so is one taken away
  * during the bound before it had converged (the point of that fault's heal checks it again), and one whose
@@ -47,9 +49,17 @@ final class ConvergenceChecker {
 
 	private final List<Outage> outages;
 
-	ConvergenceChecker(History history, List<Integer> instances, List<ConvergePoint> points, List<Outage> outages) {
+	private final long[] writes;
+
+	/**
+	 * @param writeNanos the time of every write to the node, good or bad, in order: the node holds a
+	 * point's version until the next one
+	 */
+	ConvergenceChecker(History history, List<Integer> instances, List<ConvergePoint> points, List<Outage> outages,
+			List<Long> writeNanos) {
 		this.points = points.size();
 		this.outages = outages;
+		this.writes = writeNanos.stream().mapToLong(Long::longValue).sorted().toArray();
 		long bound = TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS);
 		// lives and applied versions only: the full run journals hundreds of thousands of lock lines
 		for (Entry entry : history.entries) {
@@ -74,7 +84,10 @@ final class ConvergenceChecker {
 
 	private void check(List<Entry> lines, int instance, ConvergePoint point, long bound, List<Outage> outages) {
 		long t = point.nanos();
-		long cutoff = t + bound;
+		// the node holds the version until the next write: a later version that rescues an instance which
+		// missed this one must not hide the miss
+		long deadline = Math.min(t + bound, nextWrite(t));
+		long cutoff = deadline;
 		for (Outage outage : outages) {
 			if (outage.instance() != instance) {
 				continue;
@@ -125,7 +138,7 @@ final class ConvergenceChecker {
 			this.delayNanos.add(Math.max(0, seen.nano() - t));
 			return;
 		}
-		if (cutoff < t + bound) {
+		if (cutoff < deadline) {
 			this.skipped++;
 			return;
 		}
@@ -133,9 +146,21 @@ final class ConvergenceChecker {
 		String later = (seen != null)
 				? "it showed " + seen.field(0) + " after " + (seen.nano() - t) / 1_000_000 + " ms"
 				: "it never showed it in that process life";
+		String when = (deadline < t + bound)
+				? " when the node changed again " + (deadline - t) / 1_000_000 + " ms after it got version "
+				: " " + BOUND_MILLIS + " ms after the node got version ";
 		this.violations.add("w" + instance + " did not converge after " + point.after() + ": still on version "
-				+ ((shown != null) ? shown.field(0) : "none") + " " + BOUND_MILLIS + " ms after the node got version "
-				+ point.version() + " (" + later + ")");
+				+ ((shown != null) ? shown.field(0) : "none") + when + point.version() + " (" + later + ")");
+	}
+
+	/** The first write after that moment, or never. */
+	private long nextWrite(long nanos) {
+		for (long write : this.writes) {
+			if (write > nanos) {
+				return write;
+			}
+		}
+		return Long.MAX_VALUE;
 	}
 
 	/** When a killed instance's next life reported READY (the end of its outage), or never. */
