@@ -37,6 +37,10 @@ public final class Campaign {
 
 	private final List<Injected> injected = new ArrayList<>();
 
+	private final List<ConvergePoint> convergePoints = new ArrayList<>();
+
+	private final List<Outage> outages = new ArrayList<>();
+
 	private Campaign(long seed, Path dir, Closer closer) throws Exception {
 		this.random = new Random(seed);
 		this.ensemble = new Ensemble(dir);
@@ -105,10 +109,17 @@ public final class Campaign {
 	private void run(long millis) {
 		long end = System.currentTimeMillis() + millis;
 		Fault[] faults = Fault.values();
+		// a burst before any fault, so that every run, however short and whatever its seed, has one
+		this.writer.writeBurst(this.random);
+		convergeAfter("the first burst");
+		Processes.pause(1_000);
 		while (System.currentTimeMillis() < end) {
 			Fault fault = faults[this.random.nextInt(faults.length)];
 			inject(fault);
-			this.writer.writeGood();
+			// a burst after every fault: a lost last change shows only when the last write of a burst meets
+			// a reload at the wrong moment, so the quick run needs many bursts to catch one
+			this.writer.writeBurst(this.random);
+			convergeAfter("the burst after fault " + this.injected.size());
 			Processes.pause(1_000 + this.random.nextInt(1_500));
 		}
 	}
@@ -121,28 +132,40 @@ public final class Campaign {
 		String what;
 		switch (fault) {
 			case KILL_WORKLOAD -> {
+				long from = System.nanoTime();
 				target.kill9();
 				Processes.pause(1_000 + this.random.nextInt(2_000));
+				writeDuringFault(fault);
 				target.start();
+				healed(target, from, true, "the restart of w" + target.instance);
 				what = "w" + target.instance;
 			}
 			case FREEZE_WORKLOAD -> {
+				long from = System.nanoTime();
 				target.freeze();
 				Processes.pause(SESSION_MILLIS * 3 / 2 + this.random.nextInt((int) SESSION_MILLIS));
+				writeDuringFault(fault);
 				target.thaw();
+				healed(target, from, false, "the thaw of w" + target.instance);
 				what = "w" + target.instance;
 			}
 			case PARTITION_SHORT -> {
+				long from = System.nanoTime();
 				target.cut();
 				Processes.pause(SESSION_MILLIS / 5 + this.random.nextInt((int) SESSION_MILLIS / 4));
+				writeDuringFault(fault);
 				target.heal();
+				healed(target, from, false, "the heal of w" + target.instance + "'s short partition");
 				what = "w" + target.instance;
 				atLeader = false;
 			}
 			case PARTITION_LONG -> {
+				long from = System.nanoTime();
 				target.cut();
 				Processes.pause(SESSION_MILLIS * 3 / 2 + this.random.nextInt((int) SESSION_MILLIS));
+				writeDuringFault(fault);
 				target.heal();
+				healed(target, from, false, "the heal of w" + target.instance + "'s long partition");
 				what = "w" + target.instance;
 			}
 			case KILL_ZK_LEADER, KILL_ZK_FOLLOWER -> {
@@ -151,8 +174,11 @@ public final class Campaign {
 						: (zkLeader + 1 + this.random.nextInt(2)) % 3;
 				this.ensemble.kill(server);
 				Processes.pause(1_500 + this.random.nextInt(1_500));
+				// after the pause: the write waits for the ensemble to have a leader again
+				writeDuringFault(fault);
 				this.ensemble.start(server);
 				this.ensemble.awaitAllServing(30_000);
+				convergeAfter("the restart of zk" + (server + 1));
 				what = "zk" + (server + 1);
 				atLeader = false;
 			}
@@ -160,24 +186,23 @@ public final class Campaign {
 				// a server ends a session only after hearing nothing from it for a while: the client goes quiet
 				// first, and the server ends the session at a moment of the campaign's choosing once the
 				// client's lease (2/3 of the timeout) has run out, before its own timer would
+				long from = System.nanoTime();
 				target.cut();
 				Processes.pause(SESSION_MILLIS * 2 / 3 + 300);
+				writeDuringFault(fault);
 				what = "w" + target.instance;
 				if (!Sessions.expire(target.session(), this.ensemble.connectString())) {
 					what += " (no session known yet)";
 					atLeader = false;
 				}
 				target.heal();
+				healed(target, from, false, "the heal of w" + target.instance + "'s expired session");
 			}
 			case CONFIG_BURST -> {
-				for (int i = 0; i < 6; i++) {
-					switch (this.random.nextInt(3)) {
-						case 0 -> this.writer.writeMalformed();
-						case 1 -> this.writer.writeUnconvertible();
-						default -> this.writer.writeGood();
-					}
-				}
-				what = ConfigWriter.ZNODE;
+				this.writer.writeBurst(this.random);
+				int good = this.writer.bursts.get(this.writer.bursts.size() - 1);
+				convergeAfter("a burst of " + good + " good documents");
+				what = ConfigWriter.ZNODE + " (" + good + " good documents)";
 				atLeader = false;
 			}
 			default -> throw new IllegalStateException(fault.name());
@@ -193,6 +218,28 @@ public final class Campaign {
 		this.injected.add(new Injected(fault, what, start, target.instance, led));
 		System.out.printf("  fault %3d %-17s %s%n", this.injected.size(), fault, what);
 		Processes.pause(SESSION_MILLIS);
+	}
+
+	/** The node now holds the last good document written: every instance up must show it within the bound. */
+	private void convergeAfter(String after) {
+		this.convergePoints.add(new ConvergePoint(this.writer.lastGood(), System.nanoTime(), after));
+	}
+
+	/**
+	 * A good document written while a fault is on, just before it heals (so the node stays unchanged for a
+	 * while after the burst before it): the instances the fault spares must show it at once, the one taken
+	 * away once healed.
+	 */
+	private void writeDuringFault(Fault fault) {
+		this.writer.writeGood();
+		convergeAfter("a write during fault " + (this.injected.size() + 1) + " (" + fault + ")");
+	}
+
+	/** The target is back (restarted, thawed, reconnected): it must catch up with what it missed. */
+	private void healed(Workload target, long fromNanos, boolean restarted, String what) {
+		long now = System.nanoTime();
+		this.outages.add(new Outage(target.instance, fromNanos, now, restarted));
+		this.convergePoints.add(new ConvergePoint(this.writer.lastGood(), now, what));
 	}
 
 	/** A group's leader half the time (faults there matter most), otherwise any instance. */
@@ -211,7 +258,7 @@ public final class Campaign {
 		return Leaders.current(journals);
 	}
 
-	/** Heal everything, bring every instance back, write a last document and let it settle. */
+	/** Heal everything, bring every instance back, write a last burst and let it settle. */
 	private void finish() {
 		for (Workload workload : this.workloads) {
 			workload.heal();
@@ -221,7 +268,8 @@ public final class Campaign {
 		}
 		this.ensemble.awaitAllServing(30_000);
 		awaitReady(Duration.minutes(2));
-		this.writer.writeGood();
+		this.writer.writeBurst(this.random);
+		convergeAfter("the last burst, every fault healed");
 		long deadline = System.currentTimeMillis() + 30_000;
 		while (System.currentTimeMillis() < deadline && !allOnLastVersion()) {
 			Processes.pause(200);
@@ -262,7 +310,7 @@ public final class Campaign {
 		this.injected.forEach((fault) -> counts.merge(fault.fault(), 1, Integer::sum));
 		return new Report(seed, quick, TimeUnit.NANOSECONDS.toSeconds(elapsedNanos), counts, this.injected.size(),
 				new LockChecker(history), new LeaderChecker(history, this.injected),
-				new ConfigChecker(history, this.writer, this.workloads), this.writer);
+				new ConfigChecker(history, this.writer, this.workloads, this.convergePoints, this.outages), this.writer);
 	}
 
 	/**

@@ -10,8 +10,10 @@ import dev.zkspring.reliability.History.Entry;
 /**
  * Configuration over the applied-version history: no instance ever exposes a refused document or half
  * of one (the version and its copy always agree), versions apply in order within a process life, and
- * every live instance ends on the last document written. Propagation: from a write to the first time an
- * instance shows that version.
+ * every live instance ends on the last document written, and converges to the last good document after
+ * each burst and each heal ({@link ConvergenceChecker}). Propagation: from a write to the first time an
+ * instance shows that version, for instances up at the write (one the campaign had taken away catches up
+ * at its heal, which the convergence delay measures).
  */
 final class ConfigChecker {
 
@@ -23,7 +25,10 @@ final class ConfigChecker {
 
 	final List<Long> propagationNanos = new ArrayList<>();
 
-	ConfigChecker(History history, ConfigWriter writer, List<Workload> workloads) {
+	final ConvergenceChecker convergence;
+
+	ConfigChecker(History history, ConfigWriter writer, List<Workload> workloads, List<ConvergePoint> convergePoints,
+			List<Outage> outages) {
 		Map<String, Integer> lastByLife = new HashMap<>();
 		Map<Integer, Entry> lastByInstance = new HashMap<>();
 		Map<String, Long> firstSeen = new HashMap<>();
@@ -54,10 +59,13 @@ final class ConfigChecker {
 				this.violations.add("w" + workload.instance + " ended on version " + version + ", not the last written " + last);
 			}
 		}
+		this.convergence = new ConvergenceChecker(history, workloads.stream().map((w) -> w.instance).toList(),
+				convergePoints, outages, writer.writeNanos);
+		this.violations.addAll(this.convergence.violations);
 		for (long[] write : writer.written) {
 			for (Workload workload : workloads) {
 				Long seen = firstSeen.get(workload.instance + "/" + write[0]);
-				if (seen != null && seen > write[1]) {
+				if (seen != null && seen > write[1] && !this.convergence.away(workload.instance, write[1])) {
 					this.propagationNanos.add(seen - write[1]);
 				}
 			}

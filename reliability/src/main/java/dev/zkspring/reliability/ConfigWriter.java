@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -21,6 +22,12 @@ final class ConfigWriter implements AutoCloseable {
 
 	static final int REFUSED_BASE = 1_000_000;
 
+	/** The most good documents in one burst. */
+	static final int MAX_BURST = 50;
+
+	/** The longest gap between two writes of a burst: about the time an instance takes to reload. */
+	static final int MAX_GAP_MILLIS = 60;
+
 	private final CuratorFramework client;
 
 	/** Good versions in the order written, with the monotonic time of each write. */
@@ -29,6 +36,12 @@ final class ConfigWriter implements AutoCloseable {
 	final Set<Integer> refused = new HashSet<>();
 
 	int malformed;
+
+	/** When each write, good or bad, was sent, in order: until the next one, the node holds what it wrote. */
+	final List<Long> writeNanos = new ArrayList<>();
+
+	/** The number of good documents in each burst, in order. */
+	final List<Integer> bursts = new ArrayList<>();
 
 	private int next = 1;
 
@@ -58,12 +71,37 @@ final class ConfigWriter implements AutoCloseable {
 		write("{\"workload\":{\"version\":" + version + ",\"copy\":\"not-a-number\"}}");
 	}
 
+	/**
+	 * A burst: 1 to {@link #MAX_BURST} good documents, a bad one (malformed or unconvertible) before about one
+	 * in three of them, half of them back to back and half after a gap of up to {@link #MAX_GAP_MILLIS}, so
+	 * changes arrive while instances are reloading. It ends on a good document, which every instance must
+	 * then apply: coalescing may skip versions in between, never the last one.
+	 */
+	void writeBurst(Random random) {
+		int good = 1 + random.nextInt(MAX_BURST);
+		for (int i = 0; i < good; i++) {
+			switch (random.nextInt(6)) {
+				case 0 -> writeMalformed();
+				case 1 -> writeUnconvertible();
+				default -> {
+				}
+			}
+			writeGood();
+			if (i + 1 < good && random.nextBoolean()) {
+				Processes.pause(1 + random.nextInt(MAX_GAP_MILLIS));
+			}
+		}
+		this.bursts.add(good);
+	}
+
 	int lastGood() {
 		return this.next - 1;
 	}
 
 	private void write(String json) {
 		byte[] data = json.getBytes(StandardCharsets.UTF_8);
+		// from the moment the write is sent, the node may hold the new document
+		this.writeNanos.add(System.nanoTime());
 		try {
 			if (this.client.checkExists().forPath(ZNODE) == null) {
 				this.client.create().creatingParentsIfNeeded().forPath(ZNODE, data);

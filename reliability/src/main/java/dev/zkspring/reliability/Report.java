@@ -37,6 +37,7 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 			.append(this.writer.refused.size()).append(" | ").append(this.config.applied).append(" | ")
 			.append(this.config.refusals).append(" | ").append(this.config.violations.size()).append(" | ")
 			.append(percentiles(this.config.propagationNanos)).append(" |\n\n");
+		md.append(convergence(this.config.convergence, this.writer.bursts));
 		List<String> all = new ArrayList<>();
 		all.addAll(this.locks.violations);
 		all.addAll(this.leadership.violations);
@@ -72,6 +73,19 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 		}
 		md.append('\n');
 		return md.toString();
+	}
+
+	/** The convergence rows: after each burst and each heal, every instance up shows the last good document. */
+	static String convergence(ConvergenceChecker convergence, List<Integer> bursts) {
+		return new StringBuilder("Convergence to the last good document within ").append(ConvergenceChecker.BOUND_MILLIS)
+			.append(" ms of each burst's end, each write and each heal:\n\n")
+			.append("| bursts (good documents each, max) | converge points | instance checks | skipped (taken away, starting) | violations | delay p50 / p99 / max |\n")
+			.append("|---|---|---|---|---|---|\n| ")
+			.append(bursts.size()).append(" (").append(bursts.stream().mapToInt(Integer::intValue).max().orElse(0))
+			.append(") | ").append(convergence.points).append(" | ").append(convergence.checked).append(" | ")
+			.append(convergence.skipped).append(" | ").append(convergence.violations.size()).append(" | ")
+			.append(percentiles(convergence.delayNanos)).append(" |\n\n")
+			.toString();
 	}
 
 	private static String percentiles(List<Long> nanos) {
