@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -57,8 +58,8 @@ class ZkLockReactiveIntegrationTests {
 			await().atMost(BOUND).until(() -> template.registry().waiting("k") == 1);
 			assertThat(service.journal()).containsExactly("enter A");
 			firstGate.complete(null);
-			assertThat(first.get()).isEqualTo("A");
-			assertThat(second.get()).isEqualTo("B");
+			assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("A");
+			assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("B");
 			assertThat(service.journal()).containsExactly("enter A", "exit A", "enter B", "exit B");
 		});
 	}
@@ -85,6 +86,41 @@ class ZkLockReactiveIntegrationTests {
 				.asString()
 				.startsWith(ZkLockTemplate.ASYNC_THREAD_PREFIX);
 			assertThat(service.invokedOn()).singleElement().asString().startsWith(ZkLockTemplate.ASYNC_THREAD_PREFIX);
+		});
+	}
+
+	/**
+	 * The local lock and the thread's held-lock stack belong to the thread that took the lock: the release
+	 * happens there too, however the result completes on another thread, and the thread, reused for the next
+	 * hold, holds nothing then.
+	 */
+	@Test
+	void lockIsGivenBackByTheThreadThatTookItWhenTheResultCompletesElsewhere() {
+		this.contextRunner.run((context) -> {
+			ReactiveService service = context.getBean(ReactiveService.class);
+			List<String> threads = new CopyOnWriteArrayList<>();
+			context.getBean(ZkLockTemplate.class).addObserver(new ZkLockObserver() {
+				@Override
+				public void acquired(String name, ZkLock.Mode mode, Duration waited) {
+					threads.add("acquired on " + Thread.currentThread().getName());
+				}
+
+				@Override
+				public void released(String name, ZkLock.Mode mode, Duration held) {
+					threads.add("released on " + Thread.currentThread().getName());
+				}
+			});
+			for (int i = 0; i < 3; i++) {
+				CompletableFuture<Void> gate = new CompletableFuture<>();
+				CompletableFuture<String> result = service.guarded("same", "R" + i, gate).toFuture();
+				String entered = "enter R" + i;
+				await().atMost(BOUND).until(() -> service.journal().contains(entered));
+				Schedulers.boundedElastic().schedule(() -> gate.complete(null));
+				assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("R" + i);
+				assertThat(threads).hasSize(2);
+				assertThat(threads.get(1)).isEqualTo(threads.get(0).replace("acquired", "released"));
+				threads.clear();
+			}
 		});
 	}
 
@@ -126,7 +162,7 @@ class ZkLockReactiveIntegrationTests {
 			await().atMost(BOUND).until(() -> template.registry().waiting("w") == 1);
 			waiting.dispose();
 			firstGate.complete(null);
-			assertThat(first.get()).isEqualTo("A");
+			assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("A");
 			assertThat(service.guarded("w", "C", CompletableFuture.completedFuture(null)).block(BOUND)).isEqualTo("C");
 			assertThat(service.journal()).containsExactly("enter A", "exit A", "enter C", "exit C");
 		});
@@ -143,7 +179,7 @@ class ZkLockReactiveIntegrationTests {
 			assertThatExceptionOfType(ZkLockBusyException.class)
 				.isThrownBy(() -> service.guardedNoWait("f").block(BOUND));
 			gate.complete(null);
-			assertThat(items.get()).containsExactly(1, 2, 3);
+			assertThat(items.get(10, TimeUnit.SECONDS)).containsExactly(1, 2, 3);
 			assertThat(template.getHeldLocks()).isEmpty();
 		});
 	}
