@@ -58,11 +58,21 @@ final class LockLosses {
 		if (this.interruptOnLoss) {
 			lost.forEach(ZkLockContext::interruptIfInside);
 		}
+		lost.forEach(LockLosses::tellHold);
 		try {
 			this.publisher.publishEvent(new ZkLockLostEvent(this.source, keyLock.key, keyLock.path, reason));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("A listener of ZkLockLostEvent for '" + keyLock.key + "' failed: " + ex);
+		}
+	}
+
+	private static void tellHold(ZkLockContext context) {
+		try {
+			context.tellLost();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Telling a holder of '" + context.getKey() + "' about its loss failed: " + ex);
 		}
 	}
 

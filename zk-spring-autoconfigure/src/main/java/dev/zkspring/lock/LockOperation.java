@@ -29,8 +29,11 @@ final class LockOperation {
 
 	final ZkLock.OnBusy onBusy;
 
+	/** How the method's result is awaited before the lock is released. */
+	final Kind kind;
+
 	LockOperation(Method method, String description, @Nullable Expression key, String fixedKey,
-			@Nullable Duration wait, ZkLock.Mode mode, ZkLock.OnBusy onBusy) {
+			@Nullable Duration wait, ZkLock.Mode mode, ZkLock.OnBusy onBusy, Kind kind) {
 		this.method = method;
 		this.description = description;
 		this.key = key;
@@ -38,6 +41,7 @@ final class LockOperation {
 		this.wait = wait;
 		this.mode = mode;
 		this.onBusy = onBusy;
+		this.kind = kind;
 	}
 
 	/** What a skipped call returns: an empty optional, or null. */
@@ -56,6 +60,17 @@ final class LockOperation {
 			return OptionalDouble.empty();
 		}
 		return null;
+	}
+
+	/**
+	 * What the method returns, as far as the lock is concerned: a plain value (released when the method
+	 * returns), a Reactor {@code Mono} or {@code Flux}, or a {@code CompletionStage} (released when the
+	 * result completes). Reactor types are told by name, so nothing loads Reactor unless a method uses it.
+	 */
+	enum Kind {
+
+		SYNC, MONO, FLUX, COMPLETION_STAGE
+
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -43,11 +44,15 @@ import dev.zkspring.client.ZkStartupException;
 /**
  * Finds, checks and caches the {@code @ZkLock} methods of a class, and evaluates their keys. Anything that
  * cannot work (bad SpEL, an unknown {@code #name}, an unreadable wait time, SKIP on a primitive, an
- * asynchronous return type) is a {@link ZkStartupException} naming the method.
+ * asynchronous return type the lock cannot follow) is a {@link ZkStartupException} naming the method.
  */
 final class LockOperations {
 
 	private static final Object NONE = new Object();
+
+	private static final String MONO = "reactor.core.publisher.Mono";
+
+	private static final String FLUX = "reactor.core.publisher.Flux";
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
@@ -126,12 +131,13 @@ final class LockOperations {
 					"Make the method public (or protected) and neither final nor static, and call it through the bean, "
 							+ "not from inside the same class.");
 		}
-		checkReturnType(method, annotation, targetClass, description);
+		LockOperation.Kind kind = kind(method, annotation, targetClass, description);
 		Duration wait = wait(annotation.waitTime(), description);
 		String keyText = annotation.key();
 		if (!StringUtils.hasText(keyText)) {
 			String fixed = ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName();
-			return new LockOperation(method, description, null, fixed, wait, annotation.mode(), annotation.onBusy());
+			return new LockOperation(method, description, null, fixed, wait, annotation.mode(), annotation.onBusy(),
+					kind);
 		}
 		Expression expression;
 		try {
@@ -145,7 +151,7 @@ final class LockOperations {
 		}
 		checkVariables(method, expression, keyText, description);
 		return new LockOperation(method, description, expression, keyText, wait, annotation.mode(),
-				annotation.onBusy());
+				annotation.onBusy(), kind);
 	}
 
 	private void checkVariables(Method method, Expression expression, String keyText, String description) {
@@ -207,7 +213,13 @@ final class LockOperations {
 		return wait;
 	}
 
-	private static void checkReturnType(Method method, ZkLock annotation, Class<?> targetClass, String description) {
+	/**
+	 * How the lock waits for the method's result: Mono, Flux, CompletionStage and CompletableFuture are
+	 * held until they complete (unless the method is {@code @Async}, whose executor runs the body as a
+	 * plain call); other asynchronous types cannot be followed and are refused.
+	 */
+	private static LockOperation.Kind kind(Method method, ZkLock annotation, Class<?> targetClass,
+			String description) {
 		Class<?> type = method.getReturnType();
 		if (annotation.onBusy() == ZkLock.OnBusy.SKIP && type.isPrimitive() && type != void.class) {
 			throw new ZkStartupException("@ZkLock(onBusy = SKIP) on " + description + " returns " + type.getName()
@@ -215,19 +227,30 @@ final class LockOperations {
 					"Return the wrapper type (" + ClassUtils.resolvePrimitiveIfNecessary(type).getSimpleName()
 							+ ") or an Optional, or use onBusy = THROW.");
 		}
+		if (AnnotatedElementUtils.hasAnnotation(method, Async.class)
+				|| AnnotatedElementUtils.hasAnnotation(targetClass, Async.class)) {
+			return LockOperation.Kind.SYNC;
+		}
+		if (type.getName().equals(MONO)) {
+			return LockOperation.Kind.MONO;
+		}
+		if (type.getName().equals(FLUX)) {
+			return LockOperation.Kind.FLUX;
+		}
+		if (type == CompletionStage.class || type == CompletableFuture.class) {
+			return LockOperation.Kind.COMPLETION_STAGE;
+		}
 		boolean asynchronous = Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
 				|| type.getName().startsWith("reactor.core.publisher.")
 				|| type.getName().equals("org.reactivestreams.Publisher");
-		boolean async = AnnotatedElementUtils.hasAnnotation(method, Async.class)
-				|| AnnotatedElementUtils.hasAnnotation(targetClass, Async.class);
-		if (asynchronous && !async) {
+		if (asynchronous) {
 			throw new ZkStartupException("@ZkLock on " + description + " returns " + type.getSimpleName()
-					+ ": the lock belongs to the calling thread and would be released when the method returns, "
+					+ ", whose completion the lock cannot follow: it would be released when the method returns, "
 					+ "before the asynchronous work completes.",
-					"Make the method do its work synchronously and add @Async (the lock is then taken on the "
-							+ "executor's thread around the whole body), or take the lock with ZkLockTemplate inside "
-							+ "the asynchronous task.");
+					"Return Mono, Flux, CompletableFuture or CompletionStage (held until the result completes), "
+							+ "or make the method do its work synchronously and add @Async.");
 		}
+		return LockOperation.Kind.SYNC;
 	}
 
 	private static String describe(Method method, Class<?> targetClass) {

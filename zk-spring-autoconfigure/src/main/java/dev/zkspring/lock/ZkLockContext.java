@@ -33,6 +33,9 @@ public final class ZkLockContext {
 
 	private volatile @Nullable Long fencingToken;
 
+	/** Told once the loss is reported (off the connection thread), for holds whose body is not a thread. */
+	private volatile @Nullable Runnable lossListener;
+
 	final Instant since = Instant.now();
 
 	private int depth = 1;
@@ -130,6 +133,22 @@ public final class ZkLockContext {
 		boolean news = !this.lost && !this.released;
 		this.lost = true;
 		return news;
+	}
+
+	/** Run the listener when the hold is reported lost; at once when it already was. */
+	void onLoss(Runnable listener) {
+		this.lossListener = listener;
+		if (this.lost) {
+			listener.run();
+		}
+	}
+
+	/** The loss of this hold is being reported. */
+	void tellLost() {
+		Runnable listener = this.lossListener;
+		if (listener != null) {
+			listener.run();
+		}
 	}
 
 	/** Interrupt the holder, but only while it is still inside: never a thread that has moved on. */

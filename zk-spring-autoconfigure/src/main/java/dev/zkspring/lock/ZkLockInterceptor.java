@@ -7,9 +7,13 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 
-/** Takes the lock around a {@code @ZkLock} method, and skips or throws when it stays busy. */
+/**
+ * Takes the lock around a {@code @ZkLock} method, and skips or throws when it stays busy; for a Mono, Flux
+ * or CompletionStage, around the result until it completes.
+ */
 final class ZkLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<ZkLockTemplate> template;
@@ -33,6 +37,12 @@ final class ZkLockInterceptor implements MethodInterceptor {
 		String key = this.operations.key(operation, invocation.getArguments(), target, targetClass);
 		ZkLockTemplate template = this.template.get();
 		Duration wait = (operation.wait != null) ? operation.wait : template.getDefaultWait();
+		if (operation.kind != LockOperation.Kind.SYNC) {
+			LockedBody body = () -> invocable(invocation).proceed();
+			return (operation.kind == LockOperation.Kind.COMPLETION_STAGE)
+					? StageLocking.lock(operation, template, key, wait, body)
+					: ReactiveLocking.lock(operation, template, key, wait, body);
+		}
 		ZkLockContext context = template.acquire(operation.fixedKey, key, operation.mode, wait);
 		if (context == null) {
 			if (operation.onBusy == ZkLock.OnBusy.SKIP) {
@@ -47,6 +57,11 @@ final class ZkLockInterceptor implements MethodInterceptor {
 		finally {
 			template.release(operation.fixedKey, context, acquiredAt);
 		}
+	}
+
+	/** A fresh copy per call, so each subscription of a Mono or Flux invokes the rest of the chain once. */
+	private static MethodInvocation invocable(MethodInvocation invocation) {
+		return (invocation instanceof ProxyMethodInvocation proxy) ? proxy.invocableClone() : invocation;
 	}
 
 }

@@ -6,7 +6,8 @@ import java.time.Duration;
  * Told about every lock call, so metrics can count and time them without the lock depending on a
  * metrics library. {@code name} is the lock's name, never a resolved key: the {@code @ZkLock} key
  * expression (or the method when the key is fixed), or {@value ZkLockTemplate#TEMPLATE_LOCK_NAME} for
- * {@link ZkLockTemplate} calls. Called on the caller's thread; keep it quick.
+ * {@link ZkLockTemplate} calls. Called on the thread that takes the lock (the caller's, or the template's
+ * executor for methods returning Mono, Flux or CompletionStage); keep it quick.
  */
 public interface ZkLockObserver {
 

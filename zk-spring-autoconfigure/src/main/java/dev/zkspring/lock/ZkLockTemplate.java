@@ -5,6 +5,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -31,11 +36,31 @@ public class ZkLockTemplate implements DisposableBean {
 	/** The name {@link ZkLockObserver}s see for calls through the template, whose keys are not names. */
 	public static final String TEMPLATE_LOCK_NAME = "template";
 
+	/** How the threads that take and hold the locks of reactive and CompletionStage methods are named. */
+	public static final String ASYNC_THREAD_PREFIX = "zk-lock-async-";
+
 	private final LockRegistry registry;
 
 	private final List<ZkLockObserver> observers = new CopyOnWriteArrayList<>();
 
 	private final Duration defaultWait;
+
+	/**
+	 * Takes and holds the locks of asynchronous results (Mono, Flux, CompletionStage): one thread per hold
+	 * in flight, parked while the result runs, so the caller's thread (an event loop) never waits.
+	 */
+	private final ExecutorService asyncExecutor = Executors.newCachedThreadPool(new ThreadFactory() {
+
+		private final AtomicInteger count = new AtomicInteger();
+
+		@Override
+		public Thread newThread(Runnable task) {
+			Thread thread = new Thread(task, ASYNC_THREAD_PREFIX + this.count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		}
+
+	});
 
 	/**
 	 * Create a template on the application's client.
@@ -119,6 +144,7 @@ public class ZkLockTemplate implements DisposableBean {
 
 	@Override
 	public void destroy() {
+		this.asyncExecutor.shutdown();
 		this.registry.close();
 	}
 
@@ -129,6 +155,15 @@ public class ZkLockTemplate implements DisposableBean {
 
 	LockRegistry registry() {
 		return this.registry;
+	}
+
+	Executor asyncExecutor() {
+		return this.asyncExecutor;
+	}
+
+	/** A hold for an asynchronous result, not started yet ({@link AsyncHold#start()}). */
+	AsyncHold asyncHold(String name, String key, ZkLock.Mode mode, Duration wait, boolean fetchToken) {
+		return new AsyncHold(this, name, key, mode, wait, fetchToken);
 	}
 
 	/**

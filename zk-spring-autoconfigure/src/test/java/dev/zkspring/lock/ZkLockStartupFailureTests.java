@@ -1,6 +1,7 @@
 package dev.zkspring.lock;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,10 +59,10 @@ class ZkLockStartupFailureTests {
 	}
 
 	@Test
-	void completableFutureWithoutAsyncFailsAndSaysWhy() {
+	void futureWhoseCompletionCannotBeFollowedFailsAndSaysWhy() {
 		assertStartupFailure(FutureWithoutAsync.class,
-				"@ZkLock on FutureWithoutAsync.run() returns CompletableFuture: the lock belongs to the calling thread",
-				"add @Async");
+				"@ZkLock on FutureWithoutAsync.run() returns Future, whose completion the lock cannot follow",
+				"Return Mono, Flux, CompletableFuture or CompletionStage");
 	}
 
 	@Test
@@ -164,7 +165,7 @@ class ZkLockStartupFailureTests {
 	static class FutureWithoutAsync {
 
 		@ZkLock
-		public CompletableFuture<String> run() {
+		public Future<String> run() {
 			return CompletableFuture.completedFuture("x");
 		}
 
