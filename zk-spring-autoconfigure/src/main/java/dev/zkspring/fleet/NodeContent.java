@@ -47,6 +47,7 @@ final class NodeContent {
 		}
 		Map<String, Object> node = new LinkedHashMap<>();
 		node.put("id", name);
+		optional(node, root, "host", NodeContent::text);
 		node.put("leader", root.has("leader") ? bool(root, "leader") : false);
 		optional(node, root, "epoch", NodeContent::number);
 		optional(node, root, "leadership", (parent, field) -> list(parent, field, (group, at) -> {
@@ -75,8 +76,14 @@ final class NodeContent {
 			optional(described, context, "canary", NodeContent::canary);
 			return described;
 		}));
-		optional(node, root, "locks", (parent, field) -> list(parent, field, (lock, at) -> Map.of("key",
-				text(lock, "key"), "mode", text(lock, "mode"), "since", number(lock, "since"))));
+		optional(node, root, "locks", (parent, field) -> list(parent, field, (lock, at) -> {
+			Map<String, Object> described = new LinkedHashMap<>();
+			described.put("key", text(lock, "key"));
+			described.put("mode", text(lock, "mode"));
+			described.put("since", number(lock, "since"));
+			optional(described, lock, "token", NodeContent::number);
+			return described;
+		}));
 		optional(node, root, "recent", (parent, field) -> list(parent, field, (period, at) -> {
 			Map<String, Object> described = new LinkedHashMap<>();
 			described.put("kind", text(period, "kind"));

@@ -62,6 +62,9 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	private final @Nullable ZkConfigStatus configStatus;
 
+	/** The host this instance runs on, for operators who must find it. */
+	private static final String HOST = hostName();
+
 	private final Clock clock = Clock.systemUTC();
 
 	private final Recent recent = new Recent(64, Duration.ofMinutes(10).toMillis());
@@ -116,7 +119,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	/**
 	 * Every live instance of this application as its node describes it, sorted by id (the node's name):
-	 * {@code id}, {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest
+	 * {@code id}, {@code host}, {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest
 	 * version, {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING; while a canary runs,
 	 * {@code canary}: its node, {@code revision}, {@code member}, {@code runsCandidate} and, for a member,
 	 * the candidate's {@code status} and {@code reason}; {@code digest}: that of the candidate it runs), {@code locks},
@@ -221,10 +224,20 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		}
 	}
 
+	private static String hostName() {
+		try {
+			return java.net.InetAddress.getLocalHost().getHostName();
+		}
+		catch (java.io.IOException ex) {
+			return "unknown";
+		}
+	}
+
 	/** This instance's node document; runs on the publisher's thread while connected. */
 	private Publisher.Document document() throws Exception {
 		Map<String, Object> node = new LinkedHashMap<>();
 		node.put("id", this.id);
+		node.put("host", HOST);
 		ZkLeaderElection first = this.elections.isEmpty() ? null : this.elections.get(0);
 		node.put("leader", first != null && first.isLeader());
 		if (first != null) {
@@ -254,7 +267,14 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		List<Map<String, Object>> locks = new ArrayList<>();
 		for (ZkLockTemplate template : this.lockTemplates) {
 			for (ZkHeldLock held : template.getHeldLocks()) {
-				locks.add(Map.of("key", held.key(), "mode", held.mode().name(), "since", held.since().toEpochMilli()));
+				Map<String, Object> lock = new LinkedHashMap<>();
+				lock.put("key", held.key());
+				lock.put("mode", held.mode().name());
+				lock.put("since", held.since().toEpochMilli());
+				if (held.fencingToken() != null) {
+					lock.put("token", held.fencingToken());
+				}
+				locks.add(lock);
 			}
 		}
 		node.put("locks", locks);

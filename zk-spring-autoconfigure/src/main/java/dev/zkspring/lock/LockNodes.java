@@ -29,7 +29,7 @@ final class LockNodes {
 
 	private static final int SEQUENCE_LENGTH = 10;
 
-	private static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockNodes::sequence);
+	static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockNodes::sequence);
 
 	private LockNodes() {
 	}
