@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -57,7 +58,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	/** Jobs an operator paused, as this instance last read or wrote them. */
 	private final Set<JobKey> operatorPaused = ConcurrentHashMap.newKeySet();
 
-	private final ScheduledThreadPoolExecutor worker = worker();
+	private final ScheduledThreadPoolExecutor worker = newWorker();
 
 	/** How long a stop waits for the last runs' history records while ZooKeeper is there. */
 	private static final Duration LAST_RECORDS = Duration.ofSeconds(2);
@@ -274,6 +275,11 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		}
 	}
 
+	/** Tests only: the thread that writes history records and carries out requests. */
+	Executor writer() {
+		return this.worker;
+	}
+
 	/** Tests only: the leader side of the application's election. */
 	RequestConsumer consumer() {
 		return this.leaders.consumerOf(this.election);
@@ -284,7 +290,7 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		return this.leaders.consumer(job);
 	}
 
-	private static ScheduledThreadPoolExecutor worker() {
+	private static ScheduledThreadPoolExecutor newWorker() {
 		ScheduledThreadPoolExecutor worker = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zk-jobs");
 			thread.setDaemon(true);
