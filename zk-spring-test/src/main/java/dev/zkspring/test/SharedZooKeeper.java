@@ -3,6 +3,8 @@ package dev.zkspring.test;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -16,6 +18,8 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * gets a chroot of its own on it.
  */
 final class SharedZooKeeper {
+
+	private static final Log logger = LogFactory.getLog(SharedZooKeeper.class);
 
 	private static final AtomicInteger contexts = new AtomicInteger();
 
@@ -31,6 +35,8 @@ final class SharedZooKeeper {
 			running = EmbeddedZooKeeper.start(0, null);
 			Runtime.getRuntime().addShutdownHook(new Thread(running::close, "zk-test-server-shutdown"));
 			server = running;
+			logger.info("Started the test kit's shared ZooKeeper at " + running.connectString()
+					+ "; every test context of this JVM gets a chroot of its own on it");
 		}
 		return running.connectString();
 	}
