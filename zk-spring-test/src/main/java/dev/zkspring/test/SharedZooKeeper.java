@@ -25,6 +25,8 @@ final class SharedZooKeeper {
 
 	private static @Nullable EmbeddedZooKeeper server;
 
+	private static boolean announced;
+
 	private SharedZooKeeper() {
 	}
 
@@ -35,10 +37,21 @@ final class SharedZooKeeper {
 			running = EmbeddedZooKeeper.start(0, null);
 			Runtime.getRuntime().addShutdownHook(new Thread(running::close, "zk-test-server-shutdown"));
 			server = running;
+		}
+		return running.connectString();
+	}
+
+	/**
+	 * Say once that the server runs: called once logging is set up (Boot drops what is logged before, which is
+	 * when the server starts).
+	 */
+	static synchronized void announceOnce() {
+		EmbeddedZooKeeper running = server;
+		if (running != null && !announced) {
+			announced = true;
 			logger.info("Started the test kit's shared ZooKeeper at " + running.connectString()
 					+ "; every test context of this JVM gets a chroot of its own on it");
 		}
-		return running.connectString();
 	}
 
 	/** A connect string with a new, empty chroot: a clean ZooKeeper for one test context. */
