@@ -31,6 +31,9 @@ class LeaderNeededCondition extends SpringBootCondition implements Configuration
 
 	static final String ENABLED = "zk.leader.enabled";
 
+	/** Quartz itself, named as a string: it is optional, and this condition runs on every class path. */
+	private static final String QUARTZ_SCHEDULER = "org.quartz.Scheduler";
+
 	@Override
 	public ConfigurationPhase getConfigurationPhase() {
 		return ConfigurationPhase.REGISTER_BEAN;
@@ -59,7 +62,9 @@ class LeaderNeededCondition extends SpringBootCondition implements Configuration
 
 	private static Optional<String> gatedJobs(Environment environment, ConfigurableListableBeanFactory beanFactory,
 			@Nullable ClassLoader classLoader) {
-		if (!ClassUtils.isPresent("org.springframework.scheduling.quartz.SchedulerFactoryBean", classLoader)) {
+		// both: spring-context-support (which holds SchedulerFactoryBean) is on many a class path without Quartz
+		if (!ClassUtils.isPresent(QUARTZ_SCHEDULER, classLoader)
+				|| !ClassUtils.isPresent("org.springframework.scheduling.quartz.SchedulerFactoryBean", classLoader)) {
 			return Optional.empty();
 		}
 		if (hasBeansOf("dev.zkspring.leader.LeaderGatedSchedulerFactoryBean", beanFactory, classLoader)) {
@@ -81,6 +86,9 @@ class LeaderNeededCondition extends SpringBootCondition implements Configuration
 
 	private static boolean hasBeansOf(String type, ConfigurableListableBeanFactory beanFactory,
 			@Nullable ClassLoader classLoader) {
+		if (!ClassUtils.isPresent(type, classLoader)) {
+			return false;
+		}
 		return beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(type, classLoader), true, false).length > 0;
 	}
 
@@ -94,12 +102,22 @@ class LeaderNeededCondition extends SpringBootCondition implements Configuration
 		return Optional.empty();
 	}
 
+	/**
+	 * Whether the type declares a {@code @LeaderOnly} method; false for a type whose methods cannot be read
+	 * (a signature naming a class of a library the application does not have): Spring could not advise it either.
+	 */
 	static boolean hasLeaderOnlyMethod(Class<?> type) {
 		Class<?> user = ClassUtils.getUserClass(type);
 		if (!AnnotationUtils.isCandidateClass(user, LeaderOnly.class)) {
 			return false;
 		}
-		Method[] methods = ReflectionUtils.getUniqueDeclaredMethods(user, ReflectionUtils.USER_DECLARED_METHODS);
+		Method[] methods;
+		try {
+			methods = ReflectionUtils.getUniqueDeclaredMethods(user, ReflectionUtils.USER_DECLARED_METHODS);
+		}
+		catch (IllegalStateException | LinkageError ex) {
+			return false;
+		}
 		return Arrays.stream(methods).anyMatch((method) -> AnnotatedElementUtils.hasAnnotation(method, LeaderOnly.class));
 	}
 

@@ -159,7 +159,8 @@ final class Publisher implements CuratorWatcher {
 		this.running = false;
 		FleetNode node = this.node;
 		try {
-			if (node != null && !this.thread.isShutdown()) {
+			// out of reach (the instance hosting ZooKeeper stopped first): nothing to wait for, the node goes with the session
+			if (node != null && !this.thread.isShutdown() && this.client.getZookeeperClient().isConnected()) {
 				this.thread.submit(() -> {
 					if (this.client.getZookeeperClient().isConnected()) {
 						node.delete();

@@ -102,6 +102,11 @@ final class JobHistory implements JobListener {
 				}
 			}
 		}
+		catch (InterruptedException ex) {
+			// the application stops, and ZooKeeper is out of reach or slow: ZkJobs.destroy() gave up on the record
+			Thread.currentThread().interrupt();
+			logger.debug("Did not record a run of " + job + " in " + node + ": the application stopped first");
+		}
 		catch (Exception ex) {
 			logger.warn("Could not record a run of " + job + " in " + node + ": " + ex);
 		}

@@ -1,5 +1,6 @@
 package dev.zkspring.leader;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
@@ -99,12 +101,17 @@ public final class LeaderGatedSchedulerCustomizer
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		// Boot's scheduler would wait this long after the context starts; gated, it waits that long after each grant
+		Duration startupDelay = (this.context != null) ? Binder.get(this.context.getEnvironment())
+			.bind("spring.quartz.startup-delay", Duration.class)
+			.orElse(Duration.ZERO) : Duration.ZERO;
 		for (SchedulerFactoryBean factory : this.factories) {
 			Scheduler scheduler = factory.getScheduler();
 			ZkLeaderGroups grouped = this.groups;
 			try {
 				if (grouped == null) {
 					SchedulerGate gate = new SchedulerGate(scheduler, this.election, this.onRevoke);
+					gate.startupDelay(startupDelay);
 					gate.attach();
 					if (this.jobs != null) {
 						gate.operate(this.jobs);
@@ -116,6 +123,7 @@ public final class LeaderGatedSchedulerCustomizer
 				checkGroupedJobsExist(scheduler, grouped);
 				List<SchedulerGate> shared = gatesOf(scheduler, grouped);
 				for (SchedulerGate gate : shared) {
+					gate.startupDelay(startupDelay);
 					gate.attach();
 				}
 				if (this.jobs != null) {

@@ -1,5 +1,7 @@
 package dev.zkspring.leader;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 import org.quartz.SchedulerException;
 
@@ -21,6 +23,8 @@ public class LeaderGatedSchedulerFactoryBean extends SchedulerFactoryBean implem
 
 	private @Nullable SchedulerGate gate;
 
+	private Duration startupDelay = Duration.ZERO;
+
 	/**
 	 * Create a factory whose scheduler runs only while the given election leads.
 	 * @param election the application's election
@@ -33,6 +37,13 @@ public class LeaderGatedSchedulerFactoryBean extends SchedulerFactoryBean implem
 	/** Ignored: leadership starts this scheduler, never the context. */
 	@Override
 	public void setAutoStartup(boolean autoStartup) {
+	}
+
+	/** Gated, how long after each grant the scheduler starts (the grant comes after the context's start). */
+	@Override
+	public void setStartupDelay(int startupDelay) {
+		this.startupDelay = Duration.ofSeconds(startupDelay);
+		super.setStartupDelay(startupDelay);
 	}
 
 	/** What to do with jobs still running when leadership is revoked. */
@@ -52,6 +63,7 @@ public class LeaderGatedSchedulerFactoryBean extends SchedulerFactoryBean implem
 		super.afterPropertiesSet();
 		RevokePolicy policy = (this.onRevoke != null) ? this.onRevoke : RevokePolicy.STANDBY;
 		this.gate = new SchedulerGate(getScheduler(), this.election, policy);
+		this.gate.startupDelay(this.startupDelay);
 		this.gate.attach();
 	}
 

@@ -3,6 +3,7 @@ package dev.zkspring.leader;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,6 +25,9 @@ import dev.zkspring.leader.ZkLeaderElection.Term;
 final class LeadershipCycle {
 
 	private static final Log logger = LogFactory.getLog(ZkLeaderElection.class);
+
+	/** Beyond the drain, how long a stop without ZooKeeper waits for the latch to close: no write is waited for. */
+	private static final long UNREACHABLE_GRACE_MILLIS = 1_000;
 
 	private final ZkLeaderElection election;
 
@@ -139,7 +143,9 @@ final class LeadershipCycle {
 
 	/**
 	 * Standby and revoke at once, drain running work up to the drain timeout, then release the latch
-	 * node (with the release mark only when drained) and stop listening.
+	 * node (with the release mark only when drained) and stop listening. With ZooKeeper already out of
+	 * reach (the instance that hosted it stopped first), nothing is written: the node goes with the session,
+	 * and the stop waits for running work only, with one line saying so.
 	 * @return false when not running
 	 */
 	boolean stop() {
@@ -152,18 +158,31 @@ final class LeadershipCycle {
 			held = this.term;
 		}
 		revokeNow(LeadershipReason.SHUTDOWN);
+		boolean reachable = reachable();
+		if (!reachable) {
+			logger.info("ZooKeeper is out of reach: leaving leader election at " + this.latchPath
+					+ " without removing this instance's node, which goes when its session ends");
+		}
 		try {
 			Future<?> released = this.announcer.submit(() -> {
 				boolean drained = drainListeners();
 				LatchSeat current = this.seat;
-				if (held != null && drained && current != null) {
+				// checked again: ZooKeeper may have gone while running work drained
+				if (held != null && drained && current != null && reachable()) {
 					current.markReleased(held.version());
 				}
 				leave();
 			});
 			if (released != null) {
-				released.get(this.drainTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+				released.get(this.drainTimeout.toMillis() + (reachable ? 5_000 : UNREACHABLE_GRACE_MILLIS),
+						TimeUnit.MILLISECONDS);
 			}
+		}
+		catch (TimeoutException ex) {
+			if (reachable()) {
+				logger.warn("Leadership of " + this.latchPath + " was not released in time; closing the latch anyway", ex);
+			}
+			leave();
 		}
 		catch (Exception ex) {
 			logger.warn("Leadership of " + this.latchPath + " was not released in time; closing the latch anyway", ex);
@@ -174,6 +193,10 @@ final class LeadershipCycle {
 			lease().removeListener(this.leaseListener);
 		}
 		return true;
+	}
+
+	private boolean reachable() {
+		return this.client.getZookeeperClient().isConnected();
 	}
 
 	/**

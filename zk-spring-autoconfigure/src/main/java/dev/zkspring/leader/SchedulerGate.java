@@ -3,6 +3,10 @@ package dev.zkspring.leader;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -53,6 +57,16 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 	/** The job operations told of each grant, {@code null} without them. */
 	private volatile @Nullable ZkJobs jobs;
 
+	/** {@code spring.quartz.startup-delay}: how long after a grant the scheduler starts. */
+	private Duration startupDelay = Duration.ZERO;
+
+	/** The epoch of the grant this gate starts (or started) the scheduler for; -1 while not granted. */
+	private long grantedEpoch = -1;
+
+	private @Nullable ScheduledExecutorService delayedStarts;
+
+	private volatile @Nullable ScheduledFuture<?> pendingStart;
+
 	SchedulerGate(Scheduler scheduler, ZkLeaderElection election, RevokePolicy onRevoke) {
 		this(scheduler, election, onRevoke, ALL, new HashSet<>(), true);
 	}
@@ -80,6 +94,15 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			return (operations != null) ? operations.electionOf(job) : election;
 		});
 		this.executions = new GatedExecutions(election.records().inFlightJobs(), primary ? "" : "-" + election.latchPath());
+	}
+
+	/**
+	 * Honour Boot's {@code spring.quartz.startup-delay} under leader gating: each grant starts the scheduler that
+	 * long after it (the grant always comes after the application's startup, so it counts from the later of
+	 * the two). Call before {@link #attach()}.
+	 */
+	void startupDelay(Duration delay) {
+		this.startupDelay = delay.isNegative() ? Duration.ZERO : delay;
 	}
 
 	/** Install the veto (and hold the jobs), then listen for leadership; call before anything can start the scheduler. */
@@ -114,6 +137,11 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 
 	void detach() {
 		this.election.removeListener(this);
+		cancelPendingStart();
+		ScheduledExecutorService starts = this.delayedStarts;
+		if (starts != null) {
+			starts.shutdownNow();
+		}
 	}
 
 	@Override
@@ -144,16 +172,62 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 				else {
 					work.run();
 				}
-				synchronized (this.leading) {
-					this.leading.add(this);
-					this.scheduler.start();
-				}
-				logger.info("Quartz scheduler '" + name() + "' started: this instance leads "
-						+ this.election.latchPath() + " (epoch " + event.getEpoch() + ")");
+				startAfterTheDelay(event.getEpoch());
 			}
 		}
 		catch (SchedulerException ex) {
 			logger.error("Could not start Quartz scheduler '" + name() + "' on gaining leadership", ex);
+		}
+	}
+
+	private void startAfterTheDelay(long epoch) throws SchedulerException {
+		synchronized (this.leading) {
+			this.grantedEpoch = epoch;
+		}
+		if (this.startupDelay.isZero()) {
+			start(epoch);
+			return;
+		}
+		logger.info("Quartz scheduler '" + name() + "' starts in " + this.startupDelay.toMillis() + " ms "
+				+ "(spring.quartz.startup-delay): this instance leads " + this.election.latchPath() + " (epoch " + epoch + ")");
+		this.pendingStart = delayedStarts().schedule(() -> {
+			try {
+				start(epoch);
+			}
+			catch (SchedulerException ex) {
+				logger.error("Could not start Quartz scheduler '" + name() + "' after spring.quartz.startup-delay", ex);
+			}
+		}, this.startupDelay.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/** Start, unless the grant was revoked meanwhile: checked under the lock the revocation takes. */
+	private void start(long epoch) throws SchedulerException {
+		synchronized (this.leading) {
+			if (this.grantedEpoch != epoch || this.scheduler.isShutdown()) {
+				return;
+			}
+			this.leading.add(this);
+			this.scheduler.start();
+		}
+		logger.info("Quartz scheduler '" + name() + "' started: this instance leads " + this.election.latchPath()
+				+ " (epoch " + epoch + ")");
+	}
+
+	private synchronized ScheduledExecutorService delayedStarts() {
+		if (this.delayedStarts == null) {
+			this.delayedStarts = Executors.newSingleThreadScheduledExecutor((task) -> {
+				Thread thread = new Thread(task, "zk-quartz-startup-delay");
+				thread.setDaemon(true);
+				return thread;
+			});
+		}
+		return this.delayedStarts;
+	}
+
+	private void cancelPendingStart() {
+		ScheduledFuture<?> pending = this.pendingStart;
+		if (pending != null) {
+			pending.cancel(false);
 		}
 	}
 
@@ -163,7 +237,9 @@ final class SchedulerGate implements LeadershipListener, Drainable {
 			if (this.scheduler.isShutdown()) {
 				return;
 			}
+			cancelPendingStart();
 			synchronized (this.leading) {
+				this.grantedEpoch = -1;
 				this.leading.remove(this);
 				if (this.leading.isEmpty()) {
 					this.scheduler.standby();

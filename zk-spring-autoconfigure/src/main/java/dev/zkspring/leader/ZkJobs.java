@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
@@ -57,11 +58,10 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	/** Jobs an operator paused, as this instance last read or wrote them. */
 	private final Set<JobKey> operatorPaused = ConcurrentHashMap.newKeySet();
 
-	private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor((task) -> {
-		Thread thread = new Thread(task, "zk-jobs");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ScheduledThreadPoolExecutor worker = newWorker();
+
+	/** How long a stop waits for the last runs' history records while ZooKeeper is there. */
+	private static final Duration LAST_RECORDS = Duration.ofSeconds(2);
 
 	private volatile Map<String, Entry> entries = Map.of();
 
@@ -303,6 +303,11 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		}
 	}
 
+	/** Tests only: the thread that writes history records and carries out requests. */
+	Executor writer() {
+		return this.worker;
+	}
+
 	/** Tests only: the leader side of the application's election. */
 	RequestConsumer consumer() {
 		return this.leaders.consumerOf(this.election);
@@ -313,9 +318,34 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		return this.leaders.consumer(job);
 	}
 
+	private static ScheduledThreadPoolExecutor newWorker() {
+		ScheduledThreadPoolExecutor worker = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "zk-jobs");
+			thread.setDaemon(true);
+			return thread;
+		});
+		// a stop waits for the records already queued, not for the next scheduled re-read
+		worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		return worker;
+	}
+
+	/**
+	 * Write the history records of the runs that ended during the stop (without ZooKeeper, none is waited for:
+	 * the instance that hosted it may have stopped first), then stop.
+	 */
 	@Override
 	public void destroy() {
-		this.worker.shutdownNow();
+		this.worker.shutdown();
+		try {
+			if (!this.election.records().client().getZookeeperClient().isConnected()
+					|| !this.worker.awaitTermination(LAST_RECORDS.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.worker.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.worker.shutdownNow();
+		}
 		this.leaders.detach();
 	}
 

@@ -83,6 +83,50 @@ class ZkQuartzAutoConfigurationTests {
 	}
 
 	@Test
+	void theStartupDelayIsCountedFromTheGrant() {
+		this.contextRunner.withPropertyValues("spring.application.name=gated-delay", "spring.quartz.startup-delay=2s")
+			.withBean(GrantTimes.class)
+			.run((context) -> {
+				ZkLeaderElection election = context.getBean(ZkLeaderElection.class);
+				Scheduler scheduler = context.getBean(Scheduler.class);
+				await().atMost(Duration.ofSeconds(5)).until(election::isLeader);
+				// was: started at the grant, the delay ignored
+				assertThat(scheduler.isStarted()).isFalse();
+				await().atMost(Duration.ofSeconds(6)).until(() -> scheduler.isStarted() && !scheduler.isInStandbyMode());
+				long granted = context.getBean(GrantTimes.class).last;
+				// the gate hears of the grant within milliseconds of this listener, before or after it
+				assertThat(System.nanoTime() - granted).isGreaterThanOrEqualTo(Duration.ofMillis(1900).toNanos());
+			});
+	}
+
+	@Test
+	void aGrantRevokedWithinTheStartupDelayNeverStartsTheScheduler() {
+		this.contextRunner.withPropertyValues("spring.application.name=gated-delay-revoked", "spring.quartz.startup-delay=1s")
+			.run((context) -> {
+				ZkLeaderElection election = context.getBean(ZkLeaderElection.class);
+				Scheduler scheduler = context.getBean(Scheduler.class);
+				await().atMost(Duration.ofSeconds(5)).until(election::isLeader);
+				election.stop();
+				assertThat(election.isLeader()).isFalse();
+				int before = runs.get();
+				// past the delay: the start queued for the revoked grant must not happen
+				await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+					.until(() -> !scheduler.isStarted() && runs.get() == before);
+			});
+	}
+
+	static class GrantTimes {
+
+		volatile long last;
+
+		@org.springframework.context.event.EventListener
+		void granted(dev.zkspring.leader.LeadershipGrantedEvent event) {
+			this.last = System.nanoTime();
+		}
+
+	}
+
+	@Test
 	void leaderGatedFalseLeavesBootsSchedulerToStartWithTheContext() {
 		this.contextRunner.withPropertyValues("spring.application.name=ungated", "zk.quartz.leader-gated=false")
 			.run((context) -> {
@@ -99,7 +143,8 @@ class ZkQuartzAutoConfigurationTests {
 			.withClassLoader(new FilteredClassLoader(Scheduler.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LeaderGatedSchedulerCustomizer.class)
-				.hasSingleBean(ZkLeaderElection.class));
+				// no scheduler to gate, so the job beans need no leader (ZkOptionalLibrariesTests for more)
+				.doesNotHaveBean(ZkLeaderElection.class));
 	}
 
 	@Test

@@ -3,6 +3,8 @@ package dev.zkspring.leader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,6 +72,30 @@ class JobHistoryIntegrationTests {
 		Map<String, Object> run = lastRuns(a).get(0);
 		assertThat(run).containsEntry("outcome", "FAILED").containsEntry("error", IllegalStateException.class.getName());
 		assertThat(jobs(a).describe().toString()).doesNotContain("secret-value");
+	}
+
+	@Test
+	void runsThatEndJustBeforeTheStopAreStillRecorded() throws Exception {
+		Instance a = this.instances.start("a");
+		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+		await().atMost(Duration.ofSeconds(5)).until(() -> JobOperationsApp.count("a") >= 1);
+		// a slow write ahead of the last runs' records, still under way when the stop begins
+		CountDownLatch never = new CountDownLatch(1);
+		jobs(a).writer().execute(() -> {
+			try {
+				never.await(1500, TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		long queued = JobOperationsApp.count("a");
+		await().atMost(Duration.ofSeconds(1)).until(() -> JobOperationsApp.count("a") > queued);
+		String history = a.election().latchPath() + ".jobs/history/DEFAULT.report";
+		a.context().close();
+		// was: the stop interrupted the writer, dropping the records queued behind the slow write
+		assertThat(zk.newClient().getChildren().forPath(history))
+			.hasSize((int) Math.min(JobOperationsApp.count("a"), 20));
 	}
 
 	private static List<Map<String, Object>> lastRuns(Instance instance) {

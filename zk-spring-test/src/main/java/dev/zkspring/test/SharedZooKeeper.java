@@ -3,6 +3,8 @@ package dev.zkspring.test;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -17,9 +19,13 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  */
 final class SharedZooKeeper {
 
+	private static final Log logger = LogFactory.getLog(SharedZooKeeper.class);
+
 	private static final AtomicInteger contexts = new AtomicInteger();
 
 	private static @Nullable EmbeddedZooKeeper server;
+
+	private static boolean announced;
 
 	private SharedZooKeeper() {
 	}
@@ -33,6 +39,19 @@ final class SharedZooKeeper {
 			server = running;
 		}
 		return running.connectString();
+	}
+
+	/**
+	 * Say once that the server runs: called once logging is set up (Boot drops what is logged before, which is
+	 * when the server starts).
+	 */
+	static synchronized void announceOnce() {
+		EmbeddedZooKeeper running = server;
+		if (running != null && !announced) {
+			announced = true;
+			logger.info("Started the test kit's shared ZooKeeper at " + running.connectString()
+					+ "; every test context of this JVM gets a chroot of its own on it");
+		}
 	}
 
 	/** A connect string with a new, empty chroot: a clean ZooKeeper for one test context. */

@@ -10,6 +10,7 @@ import org.springframework.boot.bootstrap.BootstrapRegistry.InstanceSupplier;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -80,6 +81,11 @@ class ZkTestRunListener implements SpringApplicationRunListener, Ordered {
 		InstanceSupplier<ZkConnectionDetails> details = (context) -> new KitConnectionDetails(settings,
 				() -> context.get(Binder.class), () -> kitConnect(environment), classLoader);
 		bootstrapContext.registerIfAbsent(ZkConnectionDetails.class, details);
+	}
+
+	@Override
+	public void contextPrepared(ConfigurableApplicationContext context) {
+		SharedZooKeeper.announceOnce();
 	}
 
 }

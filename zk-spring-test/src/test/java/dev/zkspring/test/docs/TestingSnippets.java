@@ -1,5 +1,6 @@
 package dev.zkspring.test.docs;
 
+// tag::imports[]
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -11,6 +12,7 @@ import dev.zkspring.test.ZkTestConfig;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+// end::imports[]
 
 /**
  * The snippets of docs/testing.md, compiled with this module's tests (the docs check in

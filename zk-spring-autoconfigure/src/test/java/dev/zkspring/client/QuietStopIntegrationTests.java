@@ -1,0 +1,159 @@
+package dev.zkspring.client;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.quartz.Job;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.JobExecutionContext;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A quiet, quick stop (issue 38.4): stopping while a leader-gated job runs records its run and logs nothing at WARN;
+ * stopping after ZooKeeper has gone (the instance that hosted it stopped first) takes about the running job's
+ * time, not the client's retries, and says so in one INFO line, without a stack trace.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class QuietStopIntegrationTests {
+
+	private static final String HISTORY = "/leader/quiet-stop.jobs/history/DEFAULT.stop";
+
+	@RegisterExtension
+	final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void aStopWhileAJobRunsRecordsTheRunAndLogsNothingAtWarn(CapturedOutput output) throws Exception {
+		ConfigurableApplicationContext context = start();
+		StopJob.running = new CountDownLatch(1);
+		assertThat(StopJob.running.await(10, TimeUnit.SECONDS)).isTrue();
+		int mark = output.getOut().length();
+		context.close();
+		String stop = output.getOut().substring(mark);
+		assertThat(lines(stop)).filteredOn((line) -> line.matches("^\\S+\\s+(WARN|ERROR)\\b.*")).isEmpty();
+		assertThat(stop).doesNotContain("\tat ");
+		try (CuratorFramework client = this.zk.newClient()) {
+			// every run that ended, the one the stop waited for included, has its record
+			assertThat(client.getChildren().forPath(HISTORY)).hasSize(StopJob.ended.get());
+		}
+	}
+
+	@Test
+	void aStopAfterZooKeeperHasGoneIsQuickAndSaysSoInOneLine(CapturedOutput output) throws Exception {
+		ConfigurableApplicationContext context = start();
+		StopJob.running = new CountDownLatch(1);
+		assertThat(StopJob.running.await(10, TimeUnit.SECONDS)).isTrue();
+		this.zk.stopServer();
+		await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("suspended; locks and leadership"));
+		int mark = output.getOut().length();
+		long started = System.nanoTime();
+		context.close();
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		String stop = output.getOut().substring(mark);
+		// the running job's 300 ms, not the client's retries (was ~6 s here, ~11 s with a WARN and a trace in the tour)
+		assertThat(took).isLessThan(Duration.ofSeconds(3));
+		assertThat(lines(stop)).filteredOn((line) -> line.contains("out of reach")).hasSize(1);
+		assertThat(lines(stop)).filteredOn((line) -> line.matches("^\\S+\\s+(WARN|ERROR)\\b.*")).isEmpty();
+		assertThat(stop).doesNotContain("\tat ").doesNotContain("Exception");
+		this.zk.restartServer();
+		try (CuratorFramework client = this.zk.newClient()) {
+			for (String run : client.getChildren().forPath(HISTORY)) {
+				assertThat(new String(client.getData().forPath(HISTORY + "/" + run), StandardCharsets.UTF_8))
+					.doesNotContain("FAILED");
+			}
+		}
+	}
+
+	private static List<String> lines(String output) {
+		return Arrays.asList(output.split("\\R"));
+	}
+
+	private ConfigurableApplicationContext start() {
+		StopJob.ended.set(0);
+		SpringApplication application = new SpringApplication(App.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		List<String> args = new ArrayList<>(List.of("--spring.application.name=quiet-stop",
+				"--zk.connect=" + this.zk.connectString(), "--zk.config.snapshot-dir=" + this.dir.resolve("snapshots"),
+				"--spring.quartz.job-store-type=memory", "--spring.main.banner-mode=off",
+				// the tour's settings: short timeouts, and ZooKeeper's client's reconnection traces silenced
+				"--zk.session-timeout=6s", "--zk.connection-timeout=3s", "--zk.leader.drain-timeout=5s",
+				"--logging.level.org.apache.zookeeper.ClientCnxn=ERROR"));
+		ConfigurableApplicationContext context = application.run(args.toArray(String[]::new));
+		await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(ZkLeaderElection.class).isLeader());
+		return context;
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class App {
+
+		@Bean
+		JobDetail stopJob() {
+			return JobBuilder.newJob(StopJob.class).withIdentity("stop").storeDurably().build();
+		}
+
+		@Bean
+		Trigger stopTrigger(JobDetail stopJob) {
+			return TriggerBuilder.newTrigger()
+				.forJob(stopJob)
+				.withIdentity("stop")
+				.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(1000).repeatForever())
+				.build();
+		}
+
+	}
+
+	/** Works 300 ms, as the sample's job; says when a run has started. */
+	public static class StopJob implements Job {
+
+		static volatile CountDownLatch running = new CountDownLatch(1);
+
+		static final AtomicInteger ended = new AtomicInteger();
+
+		@Override
+		public void execute(JobExecutionContext context) {
+			running.countDown();
+			try {
+				Thread.sleep(300);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			ended.incrementAndGet();
+		}
+
+	}
+
+}
