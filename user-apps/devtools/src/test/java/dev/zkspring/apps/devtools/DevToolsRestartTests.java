@@ -5,7 +5,6 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The application run as a developer runs it, in a JVM of its own with DevTools, then restarted by its
- * trigger file: the new context reads the configuration again (a value changed meanwhile is there), it
+ * stand-in for a rebuild (Restarter.restart, as DevTools calls it on a classpath change): the new context reads the configuration again (a value changed meanwhile is there), it
  * has a session of its own, and the old context's client is closed (one connection on the server, not two).
  */
 class DevToolsRestartTests {
@@ -51,7 +50,8 @@ class DevToolsRestartTests {
 				await("one connection of the application's").atMost(Duration.ofSeconds(10))
 					.untilAsserted(() -> assertThat(connections()).as("connections (before the application: " + before + "), started: " + started).isEqualTo(before + 1));
 				writer.setData().forPath("/config/devtools", "{\"greeting\":{\"text\":\"two\"}}".getBytes(StandardCharsets.UTF_8));
-				Files.writeString(classesDirectory().resolve(".reloadtrigger"), String.valueOf(System.nanoTime()));
+				app.getOutputStream().write("restart\n".getBytes(StandardCharsets.UTF_8));
+				app.getOutputStream().flush();
 				await("restart").atMost(Duration.ofSeconds(60)).until(() -> started.size() == 2);
 				assertThat(started.get(1)).as("the restarted context read the configuration again").startsWith("greeting=two ");
 				assertThat(session(started.get(1))).isNotEqualTo(session(started.get(0)));
@@ -69,6 +69,8 @@ class DevToolsRestartTests {
 		try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
 			String line;
 			while ((line = lines.readLine()) != null) {
+				// the application's whole output, for a failure's diagnosis
+				System.out.println("[app] " + line);
 				if (line.startsWith("STARTED ")) {
 					started.add(line.substring("STARTED ".length()));
 				}
@@ -81,11 +83,6 @@ class DevToolsRestartTests {
 
 	private static String session(String started) {
 		return started.substring(started.indexOf("session="));
-	}
-
-	/** The application's classes directory, which DevTools watches for its trigger file. */
-	private static Path classesDirectory() throws Exception {
-		return Path.of(DevToolsApplication.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 	}
 
 	/** Client connections the server has now, as its {@code srvr} four-letter word counts them. */
