@@ -69,7 +69,8 @@ final class PutCommand implements Callable<Integer> {
 		Reports.diff(out, publication, write.showValues);
 		if (publication.written()) {
 			err.println("published context '" + publication.context() + "' revision " + publication.revision()
-					+ " (node version " + publication.version() + ", " + publication.diff().size() + " keys changed)");
+					+ " (node version " + publication.version() + ", " + publication.diff().size()
+					+ ((publication.diff().size() == 1) ? " key changed)" : " keys changed)"));
 		}
 		else if (write.dryRun) {
 			err.println("dry run: context '" + publication.context() + "' not written (" + publication.diff().size()
