@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +19,7 @@ import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.context.ApplicationContext;
@@ -35,6 +38,9 @@ import dev.zkspring.client.ZkStartupException;
 public final class LeaderGatedSchedulerCustomizer
 		implements SchedulerFactoryBeanCustomizer, SmartInitializingSingleton, DisposableBean, ApplicationContextAware,
 		Ordered {
+
+	private static final String MISFIRE_THRESHOLD_PROPERTY = "org.quartz.jobStore.misfireThreshold";
+
 
 	private final ZkLeaderElection election;
 
@@ -92,11 +98,35 @@ public final class LeaderGatedSchedulerCustomizer
 	@Override
 	public void customize(SchedulerFactoryBean schedulerFactoryBean) {
 		schedulerFactoryBean.setAutoStartup(false);
+		defaultMisfireThreshold(schedulerFactoryBean);
 		if (AotDetector.useGeneratedArtifacts() && this.context != null) {
 			// Boot's job factory would leave @Autowired members of jobs unset in an AOT-processed context
 			schedulerFactoryBean.setJobFactory(new AotJobFactory(this.context));
 		}
 		this.factories.add(schedulerFactoryBean);
+	}
+
+	/**
+	 * Quartz's in-memory store takes a fire time more than 5 s late for a misfire (its JDBC store: 60 s),
+	 * and a leaderless gap lasts about a session timeout: without a threshold of the user's, the gated
+	 * scheduler gets {@link SchedulerGate#MISFIRE_THRESHOLD} (60 s) on either store, so the gap's fire times
+	 * run late at their own times, as docs/leadership.md says, instead of a cron trigger's one "now".
+	 */
+	private void defaultMisfireThreshold(SchedulerFactoryBean schedulerFactoryBean) {
+		if (this.context == null) {
+			return;
+		}
+		Map<String, String> configured = Binder.get(this.context.getEnvironment())
+			.bind("spring.quartz.properties", Bindable.mapOf(String.class, String.class))
+			.orElse(Map.of());
+		if (configured.containsKey(MISFIRE_THRESHOLD_PROPERTY)) {
+			return;
+		}
+		// the same properties Boot set from spring.quartz.properties, and the threshold
+		Properties properties = new Properties();
+		properties.putAll(configured);
+		properties.setProperty(MISFIRE_THRESHOLD_PROPERTY, String.valueOf(SchedulerGate.MISFIRE_THRESHOLD.toMillis()));
+		schedulerFactoryBean.setQuartzProperties(properties);
 	}
 
 	@Override
