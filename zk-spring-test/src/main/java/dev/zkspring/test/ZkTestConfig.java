@@ -23,6 +23,7 @@ import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.config.ZnodePropertySource;
+import dev.zkspring.refresh.ConsistentReads;
 
 /**
  * Changes the test application's configuration in ZooKeeper and waits for the outcome, so a test of a
@@ -131,7 +132,18 @@ public final class ZkTestConfig {
 		}
 	}
 
+	/**
+	 * The version in force, read as {@code @RefreshScope} beans see it: a refresh swaps the property source
+	 * and rebinds the beans under {@link ConsistentReads}' write lock, so a version read through it is one
+	 * whose beans are rebound already (read straight from the Environment, it could be seen between the swap
+	 * and the rebinding).
+	 */
 	private int inForceVersion(String znode) {
+		ConsistentReads reads = this.context.getBeanProvider(ConsistentReads.class).getIfAvailable();
+		return (reads != null) ? reads.read(() -> environmentVersion(znode)) : environmentVersion(znode);
+	}
+
+	private int environmentVersion(String znode) {
 		return ZnodePropertySource.inForce(this.context.getEnvironment())
 			.stream()
 			.filter((source) -> source.getZnode().equals(znode))
