@@ -7,13 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -34,22 +32,15 @@ final class FleetCommand implements Callable<Integer> {
 	@Spec
 	CommandSpec spec;
 
-	@Option(names = "--app", paramLabel = "NAME", description = "Only this application (spring.application.name).")
-	@Nullable String app;
-
-	@Option(names = "--fleet-root", paramLabel = "ZNODE", defaultValue = "/fleet",
-			description = "As the applications' zk.fleet.root (default: ${DEFAULT-VALUE}).")
-	String fleetRoot = "/fleet";
+	@Mixin
+	FleetSelection selection = new FleetSelection();
 
 	@Mixin
 	ReadOutput output = new ReadOutput();
 
 	@Override
 	public Integer call() throws Exception {
-		List<FleetInstances.Instance> instances;
-		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
-			instances = FleetInstances.read(client, this.fleetRoot, this.app);
-		}
+		List<FleetInstances.Instance> instances = this.selection.read(this.cli);
 		List<Map<String, Object>> rows = new ArrayList<>();
 		instances.forEach((instance) -> rows.add(row(instance)));
 		PrintWriter out = this.spec.commandLine().getOut();
@@ -71,8 +62,7 @@ final class FleetCommand implements Callable<Integer> {
 					list(row.get("leads")), list(row.get("canary")), contexts(row.get("contexts"))));
 		}
 		if (rows.isEmpty()) {
-			this.spec.commandLine().getErr().println("no live instance under " + this.fleetRoot
-					+ ((this.app != null) ? "/" + this.app : "") + " (is zk.fleet.enabled on, and --fleet-root right?)");
+			this.spec.commandLine().getErr().println("no live instance under " + this.selection.where() + " (is zk.fleet.enabled on, and --fleet-root right?)");
 		}
 		return Exits.DONE;
 	}

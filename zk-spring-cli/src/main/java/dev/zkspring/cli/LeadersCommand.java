@@ -8,13 +8,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.jspecify.annotations.Nullable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -34,22 +30,15 @@ final class LeadersCommand implements Callable<Integer> {
 	@Spec
 	CommandSpec spec;
 
-	@Option(names = "--app", paramLabel = "NAME", description = "Only this application (spring.application.name).")
-	@Nullable String app;
-
-	@Option(names = "--fleet-root", paramLabel = "ZNODE", defaultValue = "/fleet",
-			description = "As the applications' zk.fleet.root (default: ${DEFAULT-VALUE}).")
-	String fleetRoot = "/fleet";
+	@Mixin
+	FleetSelection selection = new FleetSelection();
 
 	@Mixin
 	ReadOutput output = new ReadOutput();
 
 	@Override
 	public Integer call() throws Exception {
-		List<FleetInstances.Instance> instances;
-		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
-			instances = FleetInstances.read(client, this.fleetRoot, this.app);
-		}
+		List<FleetInstances.Instance> instances = this.selection.read(this.cli);
 		List<Map<String, Object>> elections = elections(instances);
 		PrintWriter out = this.spec.commandLine().getOut();
 		if (this.output.json()) {
