@@ -83,6 +83,26 @@ class ZkQuartzAutoConfigurationTests {
 	}
 
 	@Test
+	void theGatedSchedulersMisfireThresholdIsSixtySecondsUnlessConfigured() {
+		// Quartz's in-memory store alone takes 5 s, shorter than a handover gap of about a session timeout
+		this.contextRunner.withPropertyValues("spring.application.name=gated-misfire",
+				"spring.quartz.properties.org.quartz.threadPool.threadCount=2")
+			.run((context) -> assertThat(quartzProperties(context))
+				.containsEntry("org.quartz.jobStore.misfireThreshold", "60000")
+				.containsEntry("org.quartz.threadPool.threadCount", "2"));
+		this.contextRunner.withPropertyValues("spring.application.name=gated-misfire-own",
+				"spring.quartz.properties.org.quartz.jobStore.misfireThreshold=100")
+			.run((context) -> assertThat(quartzProperties(context))
+				.containsEntry("org.quartz.jobStore.misfireThreshold", "100"));
+	}
+
+	private static java.util.Properties quartzProperties(org.springframework.context.ApplicationContext context) {
+		Object factory = context.getBean(org.springframework.scheduling.quartz.SchedulerFactoryBean.class);
+		return (java.util.Properties) org.springframework.test.util.ReflectionTestUtils.getField(factory,
+				"quartzProperties");
+	}
+
+	@Test
 	void theStartupDelayIsCountedFromTheGrant() {
 		this.contextRunner.withPropertyValues("spring.application.name=gated-delay", "spring.quartz.startup-delay=2s")
 			.withBean(GrantTimes.class)
