@@ -11,11 +11,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -35,12 +35,7 @@ class ZkConfigRecreatedNodeTests {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	private CuttableProxy proxy;
 
@@ -48,23 +43,21 @@ class ZkConfigRecreatedNodeTests {
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.proxy = CuttableProxy.to(zk.connectString());
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
+		this.proxy = CuttableProxy.to(app.zk().connectString());
+		this.runner = app.runner()
 			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s");
-		write(this.writer, ORDERS, "{\"shop\":{\"greeting\":\"old\"}}");
+		write(app.writer(), ORDERS, "{\"shop\":{\"greeting\":\"old\"}}");
 	}
 
 	@AfterEach
 	void cleanUp() throws Exception {
 		this.proxy.close();
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test
 	void aNodeRecreatedAtItsOldVersionIsWrittenToTheSnapshot() {
 		this.runner.run((context) -> {
-			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(app.snapshots());
 			assertThat(Files.readString(snapshot)).contains("\"shop.greeting\":\"old\"");
 			recreate("new");
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
@@ -97,7 +90,7 @@ class ZkConfigRecreatedNodeTests {
 			long session = zooKeeper.getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
+			ZooKeeperExtension.expireSession(app.zk().connectString(), session, zooKeeper.getSessionPasswd());
 			recreate("new");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
@@ -109,10 +102,10 @@ class ZkConfigRecreatedNodeTests {
 	/** Delete and create the node in one transaction: its version starts at 0 again. */
 	private void recreate(String greeting) throws Exception {
 		byte[] data = ("{\"shop\":{\"greeting\":\"" + greeting + "\"}}").getBytes(StandardCharsets.UTF_8);
-		this.writer.transaction()
-			.forOperations(this.writer.transactionOp().delete().forPath(ORDERS),
-					this.writer.transactionOp().create().forPath(ORDERS, data));
-		assertThat(this.writer.checkExists().forPath(ORDERS).getVersion()).isZero();
+		app.writer().transaction()
+			.forOperations(app.writer().transactionOp().delete().forPath(ORDERS),
+					app.writer().transactionOp().create().forPath(ORDERS, data));
+		assertThat(app.writer().checkExists().forPath(ORDERS).getVersion()).isZero();
 	}
 
 	private static String greeting(ConfigurableApplicationContext context) {

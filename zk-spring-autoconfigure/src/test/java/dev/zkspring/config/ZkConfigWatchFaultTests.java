@@ -1,6 +1,5 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -9,11 +8,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -28,14 +27,9 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigWatchFaultTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
 
 	private CuttableProxy proxy;
 
@@ -43,18 +37,16 @@ class ZkConfigWatchFaultTests {
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.proxy = CuttableProxy.to(zk.connectString());
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
+		this.proxy = CuttableProxy.to(app.zk().connectString());
+		this.runner = app.runner()
 			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",
 					"zk.connection-timeout=2s");
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
 	}
 
 	@AfterEach
 	void cleanUp() throws Exception {
 		this.proxy.close();
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test
@@ -65,17 +57,17 @@ class ZkConfigWatchFaultTests {
 			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"while-cut\"}}");
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"while-cut\"}}");
 			// a context created while cut off: its watch was set before it existed
-			write(this.writer, "/config/orders,eu", "{\"shop\":{\"region\":\"eu\"}}");
+			write(app.writer(), "/config/orders,eu", "{\"shop\":{\"region\":\"eu\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "while-cut".equals(greeting(context)));
 			assertThat(context.getEnvironment().getProperty("shop.region")).isEqualTo("eu");
 			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
 				.isEqualTo(session);
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
 			await().atMost(WAIT).until(() -> "after".equals(greeting(context)));
-			write(this.writer, "/config/orders,eu", "{\"shop\":{\"region\":\"eu-west\"}}");
+			write(app.writer(), "/config/orders,eu", "{\"shop\":{\"region\":\"eu-west\"}}");
 			await().atMost(WAIT).until(() -> "eu-west".equals(context.getEnvironment().getProperty("shop.region")));
 		});
 	}
@@ -89,16 +81,16 @@ class ZkConfigWatchFaultTests {
 			long session = zooKeeper.getSessionId();
 			this.proxy.cut();
 			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"during-expiry\"}}");
+			ZooKeeperExtension.expireSession(app.zk().connectString(), session, zooKeeper.getSessionPasswd());
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"during-expiry\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "during-expiry".equals(greeting(context)));
 			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
 				.isNotEqualTo(session);
 			// only a watch added on the new session can bring these
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"after-expiry\"}}");
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"after-expiry\"}}");
 			await().atMost(WAIT).until(() -> "after-expiry".equals(greeting(context)));
-			this.writer.delete().forPath("/config/orders");
+			app.writer().delete().forPath("/config/orders");
 			await().atMost(WAIT).until(() -> greeting(context) == null);
 		});
 	}
@@ -108,7 +100,7 @@ class ZkConfigWatchFaultTests {
 	 * before the cut (and retries until it is healed) can bring the change made during it.
 	 */
 	private void settle(ConfigurableApplicationContext context) throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
 		await().atMost(WAIT).until(() -> "settled".equals(greeting(context)));
 	}
 
