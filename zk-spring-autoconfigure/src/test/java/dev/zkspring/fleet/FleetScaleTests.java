@@ -2,7 +2,6 @@ package dev.zkspring.fleet;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +11,9 @@ import javax.management.ObjectName;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -24,14 +21,12 @@ import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoCon
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,7 +39,7 @@ import static org.awaitility.Awaitility.await;
 class FleetScaleTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ZkAppFixture.app()).cleaning("/config", "/fleet");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -52,24 +47,9 @@ class FleetScaleTests {
 
 	private static final int OTHERS = 300;
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
 		write("{\"shop\":{\"limit\":5}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : List.of("/config", "/fleet")) {
-			if (this.writer.checkExists().forPath(path) != null) {
-				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 	}
 
 	@Test
@@ -79,7 +59,7 @@ class FleetScaleTests {
 			ZkFleet fleet = context.getBean(ZkFleet.class);
 			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
 			for (int i = 0; i < OTHERS; i++) {
-				this.writer.create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/other-" + i,
+				app.writer().create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/other-" + i,
 						("{\"id\":\"other-" + i + "\",\"leader\":false,\"config\":[],\"locks\":[],\"recent\":[]}")
 							.getBytes(StandardCharsets.UTF_8));
 			}
@@ -110,7 +90,7 @@ class FleetScaleTests {
 	private int settledVersion() {
 		int[] version = { -1 };
 		await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).during(Duration.ofSeconds(1)).until(() -> {
-			int now = this.writer.checkExists().forPath("/fleet/orders/node-1").getVersion();
+			int now = app.writer().checkExists().forPath("/fleet/orders/node-1").getVersion();
 			boolean same = now == version[0];
 			version[0] = now;
 			return same;
@@ -125,7 +105,7 @@ class FleetScaleTests {
 	}
 
 	private Map<String, Object> own(CuratorFramework client) throws Exception {
-		byte[] data = this.writer.getData().forPath("/fleet/orders/node-1");
+		byte[] data = app.writer().getData().forPath("/fleet/orders/node-1");
 		return tools.jackson.databind.json.JsonMapper.builder().build().readValue(data, Map.class);
 	}
 
@@ -142,27 +122,19 @@ class FleetScaleTests {
 	}
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
+		return app.runner()
 			.withInitializer((context) -> context.getBeanFactory()
 				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class))
+					ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class,
+					ZkFleetAutoConfiguration.class))
 			.withBean(Shop.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.leader.id=node-1", "zk.session-timeout=10s",
+			.withPropertyValues("zk.leader.id=node-1", "zk.session-timeout=10s",
 					"zk.leader.enabled=true");
 	}
 
 	private void write(String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(ZNODE) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(ZNODE, data);
-		}
-		else {
-			this.writer.setData().forPath(ZNODE, data);
-		}
+		app.write(ZNODE, json);
 	}
 
 	@RefreshScope

@@ -1,5 +1,6 @@
 package dev.zkspring.test;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,8 +14,12 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.util.FileSystemUtils;
+
+import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.config.ZkConfigInitializer;
 
 /**
  * The setup every kind of application test repeated, in one place so a test class states only what
@@ -58,6 +63,18 @@ public final class ZkAppFixture implements BeforeAllCallback, AfterAllCallback, 
 		return new ZkAppFixture(ZooKeeperExtension.ensemble(), runner, List.of());
 	}
 
+	/**
+	 * The usual user application: the config center's initializer, {@link ZkAutoConfiguration} and these
+	 * auto-configurations, named {@code orders}, on the class's server with the test's snapshot directory.
+	 */
+	public static BiFunction<ZooKeeperExtension, Path, ApplicationContextRunner> app(Class<?>... autoConfigurations) {
+		return (zk, snapshots) -> new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
+			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(autoConfigurations))
+			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + snapshots,
+					"spring.application.name=orders");
+	}
+
 	/** One server, for tests that build their runner themselves (or need none). */
 	public static ZkAppFixture server() {
 		return server((zk, snapshots) -> new ApplicationContextRunner().withPropertyValues(zk.connectProperty()));
@@ -90,9 +107,7 @@ public final class ZkAppFixture implements BeforeAllCallback, AfterAllCallback, 
 	public void afterEach(ExtensionContext context) throws Exception {
 		try {
 			for (String path : this.cleaned) {
-				if (this.writer.checkExists().forPath(path) != null) {
-					this.writer.delete().deletingChildrenIfNeeded().forPath(path);
-				}
+				deleteAll(this.writer, path);
 			}
 		}
 		finally {
@@ -123,6 +138,28 @@ public final class ZkAppFixture implements BeforeAllCallback, AfterAllCallback, 
 	/** This test's snapshot directory (removed after the test). */
 	public Path snapshots() {
 		return this.snapshots;
+	}
+
+	/** Writes a document to a znode as an operator would: created with its parents, or its data set. */
+	public void write(String path, String json) throws Exception {
+		write(this.writer, path, json.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** Writes data to a znode with this client: created with its parents, or its data set. */
+	public static void write(CuratorFramework client, String path, byte[] data) throws Exception {
+		if (client.checkExists().forPath(path) == null) {
+			client.create().creatingParentsIfNeeded().forPath(path, data);
+		}
+		else {
+			client.setData().forPath(path, data);
+		}
+	}
+
+	/** Removes a znode and everything below it, if it is there. */
+	public static void deleteAll(CuratorFramework client, String path) throws Exception {
+		if (client.checkExists().forPath(path) != null) {
+			client.delete().deletingChildrenIfNeeded().forPath(path);
+		}
 	}
 
 	/** The kind's application, on this server, with this test's snapshot directory. */
