@@ -1,23 +1,19 @@
 package dev.zkspring.config;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.mock.env.MockEnvironment;
 
+import dev.zkspring.test.ServerRequests;
 import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -35,12 +31,9 @@ class ContextReaderIntegrationTests {
 			"/config/orders", "/config/application,eu", "/config/application");
 
 	@RegisterExtension
-	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		System.clearProperty("jute.maxbuffer");
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner)
+		.cleaning("/config")
+		.clearing("jute.maxbuffer");
 
 	@Test
 	void aReloadOfFiveContextsIsOneRequest() throws Exception {
@@ -49,7 +42,7 @@ class ContextReaderIntegrationTests {
 		write(app.writer(), "/config/application,eu", "{\"shop\":{\"region\":\"eu\"}}");
 		JsonZnodePropertySourceLocator locator = new JsonZnodePropertySourceLocator();
 		locator.configure(new ConfigContexts("/config", "orders", List.of("eu", "prod"), lowestFirst()), 1_000_000, "test#1");
-		long first = requests(app.writer(), () -> locator.locate(new MockEnvironment(), app.writer()));
+		long first = ServerRequests.during(app.writer(), () -> locator.locate(new MockEnvironment(), app.writer()));
 		// one stat per context, one listing of the canary root (which canaries run), then one multi
 		assertThat(first).as("the first load stats each context and lists the canaries, then reads them in one multi")
 			.isEqualTo(5 + 1 + 1);
@@ -57,7 +50,7 @@ class ContextReaderIntegrationTests {
 		long reload = Long.MAX_VALUE;
 		for (int i = 0; i < 3; i++) {
 			// the fewest of three, so a ping of the session's falling into one count cannot fail the test
-			reload = Math.min(reload, requests(app.writer(), () -> locator.locate(new MockEnvironment(), app.writer())));
+			reload = Math.min(reload, ServerRequests.during(app.writer(), () -> locator.locate(new MockEnvironment(), app.writer())));
 		}
 		assertThat(reload).as("requests per reload of 5 contexts and their canary nodes (one multi)").isEqualTo(1);
 		assertThat(locator.locate(new MockEnvironment(), app.writer()))
@@ -141,34 +134,9 @@ class ContextReaderIntegrationTests {
 		return client;
 	}
 
-	/** Requests the server received on this client's connection while the action ran. */
-	static long requests(CuratorFramework client, ThrowingRunnable action) throws Exception {
-		long before = packetsReceived(client);
-		action.run();
-		return packetsReceived(client) - before;
-	}
-
-	static long packetsReceived(CuratorFramework client) throws Exception {
-		String session = "0x" + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId());
-		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-		for (ObjectName name : server.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null)) {
-			if (name.toString().contains("Connections") && session.equals(server.getAttribute(name, "SessionId"))) {
-				return (Long) server.getAttribute(name, "PacketsReceived");
-			}
-		}
-		throw new IllegalStateException("no connection bean for session " + session);
-	}
-
 	private static String document(String version, int size) {
 		String head = "{\"v\":\"" + version + "\",\"pad\":\"";
 		return head + "x".repeat(size - head.length() - 2) + "\"}";
-	}
-
-	@FunctionalInterface
-	interface ThrowingRunnable {
-
-		void run() throws Exception;
-
 	}
 
 }

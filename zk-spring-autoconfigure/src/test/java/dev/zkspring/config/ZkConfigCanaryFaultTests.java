@@ -9,20 +9,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.zkspring.test.ZkAppFixture;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -44,23 +41,17 @@ class ZkConfigCanaryFaultTests {
 
 	private static final String CANDIDATE = "{\"shop\":{\"greeting\":\"candidate\"}}";
 
-	private CuttableProxy proxy;
-
-	private ApplicationContextRunner runner;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app, (runner) -> runner.withBean(ConfigTestSupport.EventRecorder.class)
+		.withPropertyValues("zk.leader.id=node-1"));
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.proxy = CuttableProxy.to(app.zk().connectString());
-		this.runner = app.runner()
-			.withBean(ConfigTestSupport.EventRecorder.class)
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",
-					"zk.leader.id=node-1");
 		ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"greeting\":\"base\"}}");
 	}
 
 	@AfterEach
 	void cleanUp() throws Exception {
-		this.proxy.close();
 		CanaryFixture.deleteAll(app.writer());
 	}
 
@@ -73,7 +64,7 @@ class ZkConfigCanaryFaultTests {
 				"{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[\\\"secret-array\\\"]\"}");
 		List<String> reasons = List.of("not valid JSON", "not valid JSON", "field 'instances' is missing",
 				"field 'document' is not the candidate document as one JSON string", "not a JSON object");
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			ConfigTestSupport.EventRecorder events = context.getBean(ConfigTestSupport.EventRecorder.class);
 			for (int i = 0; i < malformed.size(); i++) {
 				int refused = events.rejections.size();
@@ -94,7 +85,7 @@ class ZkConfigCanaryFaultTests {
 	@Test
 	void aMemberStartingWithAMalformedCanaryStartsOnTheBase(CapturedOutput output) throws Exception {
 		CanaryFixture.writeRaw(app.writer(), "orders", "{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[]\"}");
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(greeting(context)).isEqualTo("base");
 			assertThat(output).contains("Refused the canary in znode /config.meta/canary/orders (version 0)");
@@ -121,7 +112,7 @@ class ZkConfigCanaryFaultTests {
 	void anEncryptedCandidateValueReachesTheMemberAndStaysCiphertextInItsSnapshot(CapturedOutput output) {
 		String key = ConfigCipher.generateKey();
 		String encrypted = ConfigCipher.ofKey(key).encryptFor("shop.greeting", "secret-candidate-password");
-		this.runner.withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
+		this.proxy.runner().withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
 			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"),
 					"{\"shop\":{\"greeting\":\"" + encrypted + "\"}}");
 			await().atMost(WAIT).until(() -> "secret-candidate-password".equals(greeting(context)));
@@ -135,35 +126,29 @@ class ZkConfigCanaryFaultTests {
 
 	@Test
 	void aCanaryEndedWhileTheConnectionIsCutIsNoticedOnReconnect() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutUntilDisconnected(client);
 			CanaryFixture.end(app.writer(), "orders");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "base".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
-				.isEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("the same session").isEqualTo(session);
 		});
 	}
 
 	@Test
 	void aCanaryStartedWhileTheSessionExpiredIsAppliedOnTheNewSession() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-			long session = zooKeeper.getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(app.zk().connectString(), session, zooKeeper.getSessionPasswd());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutAndExpire(client);
 			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
-				.isNotEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("a new session").isNotEqualTo(session);
 			// and the new session's watch sees the end of it
 			CanaryFixture.end(app.writer(), "orders");
 			await().atMost(WAIT).until(() -> "base".equals(greeting(context)));
@@ -172,7 +157,7 @@ class ZkConfigCanaryFaultTests {
 
 	@Test
 	void writingHistoryOrAnotherContextsCanaryReloadsNothing() throws Exception {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			ConfigTestSupport.EventRecorder events = context.getBean(ConfigTestSupport.EventRecorder.class);
 			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));

@@ -14,22 +14,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.mock.env.MockEnvironment;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.client.InstanceId;
 import dev.zkspring.fleet.FleetCanary;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.MemberApp.Shop;
 import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +38,9 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigCanaryIntegrationTests {
 
 	@RegisterExtension
-	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/fleet");
+	static final ZkAppFixture app = ZkAppFixture.server(MemberApp.runner())
+		.cleaning("/fleet")
+		.with((runner) -> runner.withBean(Shop.class).withBean(FirstLoad.class).withPropertyValues("zk.session-timeout=10s"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -225,16 +223,8 @@ class ZkConfigCanaryIntegrationTests {
 	}
 
 	private ApplicationContextRunner runner(@Nullable String id) {
-		ApplicationContextRunner runner = new ApplicationContextRunner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withBean(FirstLoad.class)
-			.withPropertyValues(app.zk().connectProperty(), "zk.config.snapshot-dir=" + app.snapshots().resolve(String.valueOf(id)),
-					"spring.application.name=orders", "zk.session-timeout=10s");
+		ApplicationContextRunner runner = app.runner()
+			.withPropertyValues("zk.config.snapshot-dir=" + app.snapshots().resolve(String.valueOf(id)));
 		return (id != null) ? runner.withPropertyValues("zk.leader.id=" + id) : runner;
 	}
 
@@ -243,17 +233,6 @@ class ZkConfigCanaryIntegrationTests {
 
 		void accept(AssertableApplicationContext one, AssertableApplicationContext two,
 				AssertableApplicationContext three) throws Exception;
-
-	}
-
-	@RefreshScope
-	static class Shop {
-
-		@Value("${shop.limit}")
-		int limit;
-
-		@Value("${shop.greeting}")
-		String greeting;
 
 	}
 

@@ -10,22 +10,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.fleet.FleetCanary;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.publish.Change;
 import dev.zkspring.publish.ConfigCanaries;
 import dev.zkspring.publish.PublishException;
-import dev.zkspring.refresh.RefreshScope;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.MemberApp.Shop;
 import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +34,9 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigCanaryRewrittenTests {
 
 	@RegisterExtension
-	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/fleet");
+	static final ZkAppFixture app = ZkAppFixture.server(MemberApp.runner())
+		.cleaning("/fleet")
+		.with((runner) -> runner.withBean(Shop.class));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -51,17 +47,16 @@ class ZkConfigCanaryRewrittenTests {
 	/** The same revision again, with a value the member cannot bind. */
 	private static final String REWRITTEN = "{\"shop\":{\"limit\":\"not-a-number\",\"greeting\":\"rewritten\"}}";
 
-	private CuttableProxy proxy;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app);
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.proxy = CuttableProxy.to(app.zk().connectString());
 		ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base\"}}");
 	}
 
 	@AfterEach
 	void cleanUp() throws Exception {
-		this.proxy.close();
 		CanaryFixture.deleteAll(app.writer());
 	}
 
@@ -72,8 +67,7 @@ class ZkConfigCanaryRewrittenTests {
 			await().atMost(WAIT).untilAsserted(() -> assertThat(status().status()).isEqualTo(FleetCanary.CURRENT));
 			assertThat(member.getBean(Shop.class).greeting).isEqualTo("candidate");
 			CuratorFramework client = member.getBean(CuratorFramework.class);
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			this.proxy.cutUntilDisconnected(client);
 			// the same revision, at the same node version, with other content
 			CanaryFixture.end(app.writer(), "orders");
 			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), REWRITTEN);
@@ -118,27 +112,7 @@ class ZkConfigCanaryRewrittenTests {
 	}
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(),
-					"zk.config.snapshot-dir=" + app.snapshots(), "spring.application.name=orders",
-					"zk.session-timeout=30s", "zk.leader.id=node-2");
-	}
-
-	@RefreshScope
-	static class Shop {
-
-		@Value("${shop.limit}")
-		int limit;
-
-		@Value("${shop.greeting}")
-		String greeting;
-
+		return this.proxy.runner().withPropertyValues("zk.leader.id=node-2");
 	}
 
 }

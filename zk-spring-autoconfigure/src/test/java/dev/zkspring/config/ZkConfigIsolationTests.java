@@ -24,6 +24,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
+import dev.zkspring.test.ServerRequests;
 import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -88,12 +89,7 @@ class ZkConfigIsolationTests {
 			assertThat(context).hasNotFailed();
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			change(context, "g1");
-			long fewest = Long.MAX_VALUE;
-			for (int i = 2; i <= 4; i++) {
-				String greeting = "g" + i;
-				// the fewest of three, so a ping or lease read falling into one count cannot fail it
-				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, greeting)));
-			}
+			long fewest = ServerRequests.fewest(client, List.of("g2", "g3", "g4"), (greeting) -> change(context, greeting));
 			assertThat(fewest).as("requests for one change of " + OWN + " while " + SHARED + " is unreadable")
 				.isEqualTo(1);
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isNull();

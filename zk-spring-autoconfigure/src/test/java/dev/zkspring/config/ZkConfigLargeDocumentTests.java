@@ -7,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,6 +16,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.test.ServerRequests;
 import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -38,12 +38,9 @@ class ZkConfigLargeDocumentTests {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	@RegisterExtension
-	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		System.clearProperty("jute.maxbuffer");
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner)
+		.cleaning("/config")
+		.clearing("jute.maxbuffer");
 
 	@Test
 	void twoContextsOf600KilobytesAreLoadedAtStartupAndAppliedWhileRunning() throws Exception {
@@ -119,12 +116,7 @@ class ZkConfigLargeDocumentTests {
 			assertThat(context).hasNotFailed();
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			change(context, "s2");
-			long fewest = Long.MAX_VALUE;
-			for (int i = 3; i <= 5; i++) {
-				String shared = "s" + i;
-				// the fewest of three, so a ping or lease read falling into one count cannot fail it
-				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, shared)));
-			}
+			long fewest = ServerRequests.fewest(client, List.of("s3", "s4", "s5"), (shared) -> change(context, shared));
 			assertThat(fewest).as("requests for one change of another context while " + OWN + " is too large")
 				.isEqualTo(1);
 			// its own change is the one that can make it readable: read the careful way, and applied

@@ -6,17 +6,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.zkspring.test.ZkAppFixture;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,26 +33,17 @@ class ZkConfigRecreatedNodeTests {
 	@RegisterExtension
 	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
-	private CuttableProxy proxy;
-
-	private ApplicationContextRunner runner;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app);
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.proxy = CuttableProxy.to(app.zk().connectString());
-		this.runner = app.runner()
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s");
 		write(app.writer(), ORDERS, "{\"shop\":{\"greeting\":\"old\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.proxy.close();
 	}
 
 	@Test
 	void aNodeRecreatedAtItsOldVersionIsWrittenToTheSnapshot() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			Path snapshot = ZkConfigSnapshotTests.snapshotFile(app.snapshots());
 			assertThat(Files.readString(snapshot)).contains("\"shop.greeting\":\"old\"");
 			recreate("new");
@@ -69,33 +56,27 @@ class ZkConfigRecreatedNodeTests {
 
 	@Test
 	void aNodeRecreatedWhileTheClientIsAwayOnTheSameSessionIsAppliedWhenItReconnects() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutUntilDisconnected(client);
 			recreate("new");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
-				.isEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("the same session").isEqualTo(session);
 		});
 	}
 
 	@Test
 	void aNodeRecreatedWhileTheSessionExpiredIsAppliedOnTheNewSession() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-			long session = zooKeeper.getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(app.zk().connectString(), session, zooKeeper.getSessionPasswd());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutAndExpire(client);
 			recreate("new");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
-				.isNotEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("a new session").isNotEqualTo(session);
 		});
 	}
 

@@ -3,17 +3,13 @@ package dev.zkspring.config;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.zkspring.test.ZkAppFixture;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,40 +27,28 @@ class ZkConfigWatchFaultTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private CuttableProxy proxy;
-
-	private ApplicationContextRunner runner;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app, (runner) -> runner.withPropertyValues("zk.connection-timeout=2s"));
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.proxy = CuttableProxy.to(app.zk().connectString());
-		this.runner = app.runner()
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",
-					"zk.connection-timeout=2s");
 		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.proxy.close();
 	}
 
 	@Test
 	void aChangeMadeWhileTheConnectionIsCutIsAppliedOnReconnectAndTheWatchStays() {
-		this.runner.withPropertyValues("spring.profiles.active=eu").run((context) -> {
+		this.proxy.runner().withPropertyValues("spring.profiles.active=eu").run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			settle(context);
-			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutUntilDisconnected(client);
 			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"while-cut\"}}");
 			// a context created while cut off: its watch was set before it existed
 			write(app.writer(), "/config/orders,eu", "{\"shop\":{\"region\":\"eu\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "while-cut".equals(greeting(context)));
 			assertThat(context.getEnvironment().getProperty("shop.region")).isEqualTo("eu");
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
-				.isEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("the same session").isEqualTo(session);
 			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
 			await().atMost(WAIT).until(() -> "after".equals(greeting(context)));
 			write(app.writer(), "/config/orders,eu", "{\"shop\":{\"region\":\"eu-west\"}}");
@@ -74,19 +58,15 @@ class ZkConfigWatchFaultTests {
 
 	@Test
 	void aChangeMadeWhileTheServerExpiredTheSessionIsAppliedAndTheNewSessionIsWatched() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			settle(context);
-			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-			long session = zooKeeper.getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(app.zk().connectString(), session, zooKeeper.getSessionPasswd());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutAndExpire(client);
 			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"during-expiry\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "during-expiry".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
-				.isNotEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("a new session").isNotEqualTo(session);
 			// only a watch added on the new session can bring these
 			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"after-expiry\"}}");
 			await().atMost(WAIT).until(() -> "after-expiry".equals(greeting(context)));

@@ -1,6 +1,7 @@
 package dev.zkspring.config;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.zkspring.test.ServerRequests;
 import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -33,12 +35,7 @@ class ZkConfigWatchRequestsTests {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			// one change first, so the watch is in place and the reload at readiness is behind us
 			change(context, "g1");
-			long fewest = Long.MAX_VALUE;
-			for (int i = 2; i <= 4; i++) {
-				String greeting = "g" + i;
-				// the fewest of three, so a ping or lease read of the session's falling into one count cannot fail it
-				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, greeting)));
-			}
+			long fewest = ServerRequests.fewest(client, List.of("g2", "g3", "g4"), (greeting) -> change(context, greeting));
 			assertThat(fewest).as("requests the instance sent for one change of one of its four contexts")
 				.isEqualTo(1);
 		});

@@ -12,21 +12,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.lock.ZkLockTemplate;
-import dev.zkspring.refresh.RefreshScope;
 import dev.zkspring.publish.Change;
 import dev.zkspring.publish.ConfigPublisher;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.MemberApp.Shop;
 import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -37,7 +32,11 @@ import static org.awaitility.Awaitility.await;
 class ZkFleetIntegrationTests {
 
 	@RegisterExtension
-	static final ZkAppFixture app = ZkAppFixture.server(ZkAppFixture.app()).cleaning("/config", "/config.meta", "/fleet");
+	static final ZkAppFixture app = ZkAppFixture
+		.server(MemberApp.runner(ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.cleaning("/config", "/config.meta", "/fleet")
+		.with((runner) -> runner.withBean(Shop.class)
+			.withPropertyValues("zk.session-timeout=10s", "zk.leader.enabled=true"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -203,14 +202,7 @@ class ZkFleetIntegrationTests {
 
 	private ApplicationContextRunner runner(String id) {
 		return app.runner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class,
-					ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withPropertyValues("zk.config.snapshot-dir=" + app.snapshots().resolve(id), "zk.leader.id=" + id, "zk.session-timeout=10s",
-					"zk.leader.enabled=true");
+			.withPropertyValues("zk.config.snapshot-dir=" + app.snapshots().resolve(id), "zk.leader.id=" + id);
 	}
 
 	private static List<Map<String, Object>> fleet(AssertableApplicationContext context) {
@@ -233,17 +225,5 @@ class ZkFleetIntegrationTests {
 				AssertableApplicationContext three) throws Exception;
 
 	}
-
-	@RefreshScope
-	static class Shop {
-
-		@Value("${shop.limit}")
-		int limit;
-
-		@Value("${shop.greeting}")
-		String greeting;
-
-	}
-
 
 }

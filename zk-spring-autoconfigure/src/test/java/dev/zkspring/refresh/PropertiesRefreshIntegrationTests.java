@@ -18,6 +18,7 @@ import org.springframework.validation.annotation.Validated;
 
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ShopOwner;
 import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
@@ -39,7 +40,7 @@ class PropertiesRefreshIntegrationTests {
 				+ "'address':{'city':'oslo'},'limits':{'max':5},'labels':{'x':'1'}}}");
 		app.runner().run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
-			ShopProperties.Owner owner = shop.getOwner();
+			ShopOwner owner = shop.getOwner();
 			ShopProperties.Address address = shop.getAddress();
 			assertThat(shop.getItems()).containsExactly("a", "b");
 			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','items':['c'],'owner':{'name':'bob','age':40},"
@@ -154,7 +155,7 @@ class PropertiesRefreshIntegrationTests {
 		// a getter only: the refresh replaces it through its field, by reference
 		private Map<String, String> labels = new LinkedHashMap<>();
 
-		private final Owner owner = new Owner();
+		private final ShopOwner owner = new ShopOwner();
 
 		private Address address = new Address();
 
@@ -181,7 +182,7 @@ class PropertiesRefreshIntegrationTests {
 			return this.labels;
 		}
 
-		public Owner getOwner() {
+		public ShopOwner getOwner() {
 			return this.owner;
 		}
 
@@ -195,30 +196,6 @@ class PropertiesRefreshIntegrationTests {
 
 		public Limits getLimits() {
 			return this.limits;
-		}
-
-		public static class Owner {
-
-			private String name = "nobody";
-
-			private int age;
-
-			public String getName() {
-				return this.name;
-			}
-
-			public void setName(String name) {
-				this.name = name;
-			}
-
-			public int getAge() {
-				return this.age;
-			}
-
-			public void setAge(int age) {
-				this.age = age;
-			}
-
 		}
 
 		public static class Address {

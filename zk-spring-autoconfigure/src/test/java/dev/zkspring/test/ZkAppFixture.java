@@ -42,25 +42,28 @@ public final class ZkAppFixture implements BeforeAllCallback, AfterAllCallback, 
 
 	private final List<String> cleaned;
 
+	private final List<String> systemProperties;
+
 	private CuratorFramework writer;
 
 	private Path snapshots;
 
 	private ZkAppFixture(ZooKeeperExtension zk, BiFunction<ZooKeeperExtension, Path, ApplicationContextRunner> runner,
-			List<String> cleaned) {
+			List<String> cleaned, List<String> systemProperties) {
 		this.zk = zk;
 		this.runner = runner;
 		this.cleaned = cleaned;
+		this.systemProperties = systemProperties;
 	}
 
 	/** One standalone server for the class, and the kind's runner. */
 	public static ZkAppFixture server(BiFunction<ZooKeeperExtension, Path, ApplicationContextRunner> runner) {
-		return new ZkAppFixture(ZooKeeperExtension.server(), runner, List.of());
+		return new ZkAppFixture(ZooKeeperExtension.server(), runner, List.of(), List.of());
 	}
 
 	/** A 3-node ensemble for the class, and the kind's runner. */
 	public static ZkAppFixture ensemble(BiFunction<ZooKeeperExtension, Path, ApplicationContextRunner> runner) {
-		return new ZkAppFixture(ZooKeeperExtension.ensemble(), runner, List.of());
+		return new ZkAppFixture(ZooKeeperExtension.ensemble(), runner, List.of(), List.of());
 	}
 
 	/**
@@ -82,13 +85,18 @@ public final class ZkAppFixture implements BeforeAllCallback, AfterAllCallback, 
 
 	/** The same fixture, removing these znodes (and their children) after each test. */
 	public ZkAppFixture cleaning(String... paths) {
-		return new ZkAppFixture(this.zk, this.runner, List.of(paths));
+		return new ZkAppFixture(this.zk, this.runner, List.of(paths), this.systemProperties);
 	}
 
 	/** The same fixture, whose runner is this one with more set on it (properties, beans, configuration). */
 	public ZkAppFixture with(UnaryOperator<ApplicationContextRunner> more) {
 		return new ZkAppFixture(this.zk, (zk, snapshots) -> more.apply(this.runner.apply(zk, snapshots)),
-				this.cleaned);
+				this.cleaned, this.systemProperties);
+	}
+
+	/** The same fixture, clearing these system properties (which tests set) after each test. */
+	public ZkAppFixture clearing(String... systemProperties) {
+		return new ZkAppFixture(this.zk, this.runner, this.cleaned, List.of(systemProperties));
 	}
 
 	@Override
@@ -105,6 +113,7 @@ public final class ZkAppFixture implements BeforeAllCallback, AfterAllCallback, 
 
 	@Override
 	public void afterEach(ExtensionContext context) throws Exception {
+		this.systemProperties.forEach(System::clearProperty);
 		try {
 			for (String path : this.cleaned) {
 				deleteAll(this.writer, path);
