@@ -9,15 +9,12 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.zkspring.config.ConfigCipher;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliAgainstTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	private static final String KEY = ConfigCipher.generateKey();
 
@@ -34,24 +31,9 @@ class ZkSpringCliAgainstTests {
 
 	private Path metadata;
 
-	private CuratorFramework client;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.metadata = this.dir.resolve("spring-configuration-metadata.json");
-		try (var in = getClass().getResourceAsStream("/shop-metadata.json")) {
-			Files.copy(in, this.metadata);
-		}
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
+		this.metadata = CliServer.shopMetadata(this.dir);
 	}
 
 	@Test
@@ -71,7 +53,7 @@ class ZkSpringCliAgainstTests {
 				+ "type dev.zkspring.cli.Owner is not in spring-configuration-metadata.json")
 			.contains("spring-boot-configuration-processor")
 			.contains("nothing was written");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 	}
 
 	@Test
@@ -87,7 +69,7 @@ class ZkSpringCliAgainstTests {
 		refused("{\"shop\":{\"ports\":[80,\"http\"]}}", "key 'shop.ports[1]' does not convert");
 		refused("{\"shop\":{\"ports\":\"80,http\"}}", "key 'shop.ports' does not convert");
 		refused("{\"shop\":{\"weights\":{\"a\":\"heavy\"}}}", "key 'shop.weights.a' does not convert");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 	}
 
 	@Test
@@ -98,7 +80,7 @@ class ZkSpringCliAgainstTests {
 		CliRun strict = put("{\"shop\":{\"limt\":6}}", this.metadata, "--strict");
 		assertThat(strict.status()).isEqualTo(Exits.REFUSED);
 		assertThat(strict.err()).contains("(--strict)");
-		assertThat(new String(this.client.getData().forPath("/config/orders"), StandardCharsets.UTF_8)).contains("5");
+		assertThat(new String(zk.client().getData().forPath("/config/orders"), StandardCharsets.UTF_8)).contains("5");
 	}
 
 	@Test
@@ -138,7 +120,7 @@ class ZkSpringCliAgainstTests {
 		CliRun run = put(env, "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", this.metadata);
 		assertThat(run.status()).as(run.err()).isEqualTo(Exits.REFUSED);
 		assertThat(run.err()).contains("key 'shop.limit' does not convert to java.lang.Integer").doesNotContain("five");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 		String good = "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("5") + "\"}}";
 		assertThat(put(env, good, this.metadata).status()).isZero();
 	}
@@ -158,7 +140,7 @@ class ZkSpringCliAgainstTests {
 		assertThat(run.status()).as(run.err()).isZero();
 		assertThat(run.err()).contains("note: context 'orders': key 'shop.limit' is encrypted and "
 				+ "ZK_CONFIG_ENCRYPTION_KEY is not set: its type is not checked");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNotNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNotNull();
 	}
 
 	private void refused(String document, String message) throws Exception {

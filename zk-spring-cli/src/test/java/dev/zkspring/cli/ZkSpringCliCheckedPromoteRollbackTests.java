@@ -4,15 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.zkspring.config.ConfigLayout;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliCheckedPromoteRollbackTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	private static final String CANARY = ConfigLayout.canaryNode("/config", "orders");
 
@@ -34,24 +31,9 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 
 	private Path metadata;
 
-	private CuratorFramework client;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.metadata = this.dir.resolve("spring-configuration-metadata.json");
-		try (var in = getClass().getResourceAsStream("/shop-metadata.json")) {
-			Files.copy(in, this.metadata);
-		}
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
+		this.metadata = CliServer.shopMetadata(this.dir);
 	}
 
 	@Test
@@ -86,7 +68,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 		assertThat(promote.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
 			.contains("nothing was written");
 		assertThat(document()).isEqualTo(GOOD);
-		assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+		assertThat(zk.client().checkExists().forPath(CANARY)).isNotNull();
 		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limt\":5}}"), "--instances", "node-9",
 				"--replace").status()).isZero();
 		CliRun strict = run("config", "promote", "orders", "--force", "--against", this.metadata.toString(), "--strict");
@@ -108,7 +90,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 			.contains("--overwrite-base")
 			.contains("nothing was written");
 		assertThat(document()).isEqualTo(hotfix);
-		assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+		assertThat(zk.client().checkExists().forPath(CANARY)).isNotNull();
 		CliRun overwrite = run("config", "promote", "orders", "--force", "--overwrite-base");
 		assertThat(overwrite.status()).as(overwrite.err()).isZero();
 		assertThat(document()).isEqualTo("{\"shop\":{\"limit\":9}}");
@@ -117,7 +99,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 	}
 
 	private String document() throws Exception {
-		return new String(this.client.getData().forPath("/config/orders"), StandardCharsets.UTF_8);
+		return new String(zk.client().getData().forPath("/config/orders"), StandardCharsets.UTF_8);
 	}
 
 	private String file(String document) throws Exception {
