@@ -9,7 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigCanaryFaultTests {
 
 	@RegisterExtension
-	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner);
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner)
+		.cleaning(CanaryFixture.META, CanaryFixture.ROOT);
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -48,11 +48,6 @@ class ZkConfigCanaryFaultTests {
 	@BeforeEach
 	void setUp() throws Exception {
 		ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"greeting\":\"base\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		CanaryFixture.deleteAll(app.writer());
 	}
 
 	@Test

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,7 +38,7 @@ class ZkConfigCanaryIntegrationTests {
 
 	@RegisterExtension
 	static final ZkAppFixture app = ZkAppFixture.server(MemberApp.runner())
-		.cleaning("/fleet")
+		.cleaning(CanaryFixture.META, CanaryFixture.ROOT, "/fleet")
 		.with((runner) -> runner.withBean(Shop.class).withBean(FirstLoad.class).withPropertyValues("zk.session-timeout=10s"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
@@ -53,11 +52,6 @@ class ZkConfigCanaryIntegrationTests {
 	@BeforeEach
 	void setUp() throws Exception {
 		ConfigTestSupport.write(app.writer(), ORDERS, BASE);
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		CanaryFixture.deleteAll(app.writer());
 	}
 
 	@Test

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +34,7 @@ class ZkConfigCanaryRewrittenTests {
 
 	@RegisterExtension
 	static final ZkAppFixture app = ZkAppFixture.server(MemberApp.runner())
-		.cleaning("/fleet")
+		.cleaning(CanaryFixture.META, CanaryFixture.ROOT, "/fleet")
 		.with((runner) -> runner.withBean(Shop.class));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
@@ -53,11 +52,6 @@ class ZkConfigCanaryRewrittenTests {
 	@BeforeEach
 	void setUp() throws Exception {
 		ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		CanaryFixture.deleteAll(app.writer());
 	}
 
 	@Test

@@ -17,7 +17,7 @@ import dev.zkspring.test.ZooKeeperExtension;
 /**
  * The setup the tool's tests repeated, in one place: a real ZooKeeper for the class, a client of each
  * test's own to look at what the tool wrote, and the znodes the tool writes removed after each test.
- * Register it once, on a static field: {@code static final CliServer zk = CliServer.server().cleaning("/config")}.
+ * Register it once, on a static field (the server starts before the class): {@code static final CliServer zk = CliServer.server().cleaning("/config")}.
  */
 final class CliServer implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
@@ -48,7 +48,7 @@ final class CliServer implements BeforeAllCallback, AfterAllCallback, BeforeEach
 
 	@Override
 	public void beforeEach(ExtensionContext context) throws Exception {
-		this.zk.beforeEach(context);
+		// the server is the class's, started in beforeAll: only the client is the test's
 		this.client = this.zk.newClient();
 	}
 
@@ -91,11 +91,13 @@ final class CliServer implements BeforeAllCallback, AfterAllCallback, BeforeEach
 		return this.zk.newClient();
 	}
 
-	/** The shop application's configuration metadata, copied into the directory, for {@code --against}. */
+	/** The shop application's configuration metadata, copied into the directory (once), for {@code --against}. */
 	static Path shopMetadata(Path dir) throws Exception {
 		Path metadata = dir.resolve("spring-configuration-metadata.json");
-		try (InputStream in = CliServer.class.getResourceAsStream("/shop-metadata.json")) {
-			Files.copy(in, metadata);
+		if (!Files.exists(metadata)) {
+			try (InputStream in = CliServer.class.getResourceAsStream("/shop-metadata.json")) {
+				Files.copy(in, metadata);
+			}
 		}
 		return metadata;
 	}

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,11 +28,8 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 	@TempDir
 	Path dir;
 
-	private Path metadata;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.metadata = CliServer.shopMetadata(this.dir);
+	private Path metadata() throws Exception {
+		return CliServer.shopMetadata(this.dir);
 	}
 
 	@Test
@@ -42,18 +38,18 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 		assertThat(run("config", "put", "orders", file("{\"shop\":{\"limt\":5}}")).status()).isZero();
 		assertThat(run("config", "put", "orders", file(GOOD)).status()).isZero();
 		CliRun put = run("config", "put", "orders", file("{\"shop\":{\"limit\":\"five\"}}"), "--against",
-				this.metadata.toString());
-		CliRun rollback = run("config", "rollback", "orders", "--to", "1", "--against", this.metadata.toString());
+				metadata().toString());
+		CliRun rollback = run("config", "rollback", "orders", "--to", "1", "--against", metadata().toString());
 		assertThat(rollback.status()).as(rollback.err()).isEqualTo(Exits.REFUSED).isEqualTo(put.status());
 		assertThat(rollback.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
 			.contains("nothing was written")
 			.isEqualTo(put.err());
-		CliRun strict = run("config", "rollback", "orders", "--to", "2", "--against", this.metadata.toString(),
+		CliRun strict = run("config", "rollback", "orders", "--to", "2", "--against", metadata().toString(),
 				"--strict");
 		assertThat(strict.status()).as(strict.err()).isEqualTo(Exits.REFUSED);
 		assertThat(strict.err()).contains("key 'shop.limt' is not declared").contains("(--strict)");
 		assertThat(document()).isEqualTo(GOOD);
-		assertThat(run("config", "rollback", "orders", "--to", "2", "--against", this.metadata.toString()).status())
+		assertThat(run("config", "rollback", "orders", "--to", "2", "--against", metadata().toString()).status())
 			.isZero();
 	}
 
@@ -63,7 +59,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limit\":\"five\"}}"), "--instances", "node-9")
 			.status()).isZero();
 		// --force: no member is live, the check against the metadata still applies
-		CliRun promote = run("config", "promote", "orders", "--force", "--against", this.metadata.toString());
+		CliRun promote = run("config", "promote", "orders", "--force", "--against", metadata().toString());
 		assertThat(promote.status()).as(promote.err()).isEqualTo(Exits.REFUSED);
 		assertThat(promote.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
 			.contains("nothing was written");
@@ -71,7 +67,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 		assertThat(zk.client().checkExists().forPath(CANARY)).isNotNull();
 		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limt\":5}}"), "--instances", "node-9",
 				"--replace").status()).isZero();
-		CliRun strict = run("config", "promote", "orders", "--force", "--against", this.metadata.toString(), "--strict");
+		CliRun strict = run("config", "promote", "orders", "--force", "--against", metadata().toString(), "--strict");
 		assertThat(strict.status()).as(strict.err()).isEqualTo(Exits.REFUSED);
 		assertThat(strict.err()).contains("(--strict)");
 		assertThat(document()).isEqualTo(GOOD);
