@@ -28,7 +28,7 @@ import dev.zkspring.publish.PublishException;
 		subcommands = { GetCommand.class, PutCommand.class, DiffCommand.class, HistoryCommand.class,
 				RollbackCommand.class, ExportCommand.class, ImportCommand.class, EncryptCommand.class,
 				CanaryCommand.class, CanaryStatusCommand.class, PromoteCommand.class, AbortCommand.class,
-				ValidateCommand.class },
+				ValidateCommand.class, ApplyCommand.class },
 		footerHeading = "%nExit status:%n", footer = Exits.HELP)
 final class ConfigCommand {
 
