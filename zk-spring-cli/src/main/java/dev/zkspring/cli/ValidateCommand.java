@@ -2,6 +2,9 @@ package dev.zkspring.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -37,10 +40,14 @@ final class ValidateCommand implements Callable<Integer> {
 	@Mixin
 	CheckOptions checks = new CheckOptions();
 
+	@Mixin
+	ReadOutput output = new ReadOutput();
+
 	@Override
 	public Integer call() throws Exception {
 		Map<String, Path> files = ContextFiles.list(this.dir);
 		PrintWriter out = this.config.spec.commandLine().getOut();
+		List<Map<String, Object>> found = new ArrayList<>();
 		int errors = 0;
 		int warnings = 0;
 		int unchecked = 0;
@@ -54,13 +61,13 @@ final class ValidateCommand implements Callable<Integer> {
 			}
 			catch (PublishException ex) {
 				String key = keyAtFault(document, maxBytes);
-				out.println(name + ((key != null) ? ":" + key : "") + ": error: " + ex.getMessage());
+				line(out, found, name, key, "error", ex.getMessage());
 				errors++;
 				continue;
 			}
 			for (MetadataFinding finding : this.config.findings(this.checks, file.getKey(), flat, true)) {
-				out.println(name + ":" + finding.key() + ": " + ConfigCommand.label(this.checks, finding)
-						+ finding.message());
+				String label = ConfigCommand.label(this.checks, finding);
+				line(out, found, name, finding.key(), label.substring(0, label.indexOf(':')), finding.message());
 				if (ConfigCommand.refuses(this.checks, finding)) {
 					errors++;
 				}
@@ -72,10 +79,31 @@ final class ValidateCommand implements Callable<Integer> {
 				}
 			}
 		}
+		if (this.output.json()) {
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put("files", files.size());
+			body.put("findings", found);
+			ReadOutput.printJson(out, body);
+		}
 		this.config.spec.commandLine().getErr().println(files.size() + " context file(s) in " + this.dir + " checked"
 				+ ((this.checks.against != null) ? " against " + this.checks.against : "") + ": " + errors
 				+ " error(s), " + warnings + " warning(s), " + unchecked + " key(s) not checkable");
 		return (errors > 0) ? Exits.REFUSED : (unchecked > 0) ? Exits.UNCHECKED : Exits.DONE;
+	}
+
+	/** One finding: a line FILE[:KEY]: SEVERITY: message, or with --output json an entry of the same fields. */
+	private void line(PrintWriter out, List<Map<String, Object>> found, String file, @Nullable String key,
+			String severity, String message) {
+		if (!this.output.json()) {
+			out.println(file + ((key != null) ? ":" + key : "") + ": " + severity + ": " + message);
+			return;
+		}
+		Map<String, Object> entry = new LinkedHashMap<>();
+		entry.put("file", file);
+		entry.put("key", key);
+		entry.put("severity", severity);
+		entry.put("message", message);
+		found.add(entry);
 	}
 
 	/** The key a document's own fault is at, when it is one key's. */
