@@ -61,7 +61,7 @@ public final class JobRequester {
 	}
 
 	/** The latch node's children: one per instance taking part in the election. */
-	public List<String> participants() throws Exception {
+	private List<String> participants() throws Exception {
 		try {
 			return this.client.getChildren().forPath(this.latchPath);
 		}
@@ -81,11 +81,6 @@ public final class JobRequester {
 			jobs.add((dot > 0) ? JobKey.jobKey(key.substring(dot + 1), key.substring(0, dot)) : JobKey.jobKey(key));
 		}
 		return jobs;
-	}
-
-	/** Whether an operator paused the job (a pause by {@code zk.quartz.jobs.<job>.paused} is the configuration's). */
-	public boolean pausedByOperator(JobKey job) throws Exception {
-		return this.client.checkExists().forPath(this.requests.pausedNode(job)) != null;
 	}
 
 	/** Who paused it, as the request recorded it, or {@code null} when it is not paused by an operator. */
