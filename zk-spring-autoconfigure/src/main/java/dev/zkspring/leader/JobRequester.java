@@ -1,32 +1,25 @@
 package dev.zkspring.leader;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 import org.quartz.JobKey;
+
+import dev.zkspring.leader.jobs.JobRequestTree;
 
 /**
  * Job requests from outside the application, for the operator's tool: the same run, pause and resume requests
  * the {@code zookeeper} endpoint submits beside an election's latch node, consumed once by its leader, answered,
  * and withdrawn when no answer comes in time (then nothing was done); and what the tree records of each job (the
  * last runs, operators' pauses). Needs only a {@link CuratorFramework} with the applications' namespace and
- * credentials, no application context.
+ * credentials, no application context. The public entry point of {@code dev.zkspring.leader.jobs}' requests.
  */
 public final class JobRequester {
 
-	private final CuratorFramework client;
-
-	private final String latchPath;
-
-	private final JobRequests requests;
+	private final JobRequestTree tree;
 
 	/**
 	 * Requests to the jobs of one election.
@@ -34,9 +27,7 @@ public final class JobRequester {
 	 * @param latchPath the application's latch node, {@code {zk.leader.root}/{zk.leader.group}}
 	 */
 	public JobRequester(CuratorFramework client, String latchPath) {
-		this.client = client;
-		this.latchPath = latchPath;
-		this.requests = new JobRequests(client, latchPath);
+		this.tree = new JobRequestTree(client, latchPath);
 	}
 
 	/**
@@ -49,75 +40,22 @@ public final class JobRequester {
 	 * {@code TIMEOUT} when it was withdrawn unanswered (also when the job's leader group has no leader)
 	 */
 	public JobAnswer request(JobKey job, String action, String from, Duration timeout) throws Exception {
-		if (!List.of("run", "pause", "resume").contains(action)) {
-			return new JobAnswer(JobAnswer.Status.REFUSED, "Unknown action for " + job + ": use run, pause or resume.");
-		}
-		if (participants().isEmpty()) {
-			return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance takes part in the election " + this.latchPath
-					+ " now: nothing was done to " + job + ".");
-		}
-		String node = this.requests.submit(action, job, from);
-		return this.requests.await(node, timeout, job);
-	}
-
-	/** The latch node's children: one per instance taking part in the election. */
-	private List<String> participants() throws Exception {
-		try {
-			return this.client.getChildren().forPath(this.latchPath);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
+		return this.tree.request(job, action, from, timeout);
 	}
 
 	/** The jobs the tree knows of: each that ran (and still has runs kept) or that an operator paused, by key. */
 	public List<JobKey> knownJobs() throws Exception {
-		TreeSet<String> encoded = new TreeSet<>(children(this.requests.history));
-		encoded.addAll(children(this.requests.paused));
-		List<JobKey> jobs = new ArrayList<>();
-		for (String name : encoded) {
-			String key = java.net.URLDecoder.decode(name, StandardCharsets.UTF_8);
-			int dot = key.indexOf('.');
-			jobs.add((dot > 0) ? JobKey.jobKey(key.substring(dot + 1), key.substring(0, dot)) : JobKey.jobKey(key));
-		}
-		return jobs;
+		return this.tree.knownJobs();
 	}
 
-	/** Who paused it, as the request recorded it, or {@code null} when it is not paused by an operator. */
+	/** Who paused the job, as the request recorded it, or {@code null} when it is not paused by an operator. */
 	public @Nullable String pausedBy(JobKey job) throws Exception {
-		try {
-			return new String(this.client.getData().forPath(this.requests.pausedNode(job)), StandardCharsets.UTF_8);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return null;
-		}
+		return this.tree.pausedBy(job);
 	}
 
 	/** The job's last runs, newest first, with the endpoint's field names. */
 	public List<Map<String, Object>> history(JobKey job) throws Exception {
-		String node = this.requests.historyNode(job);
-		List<String> children = new ArrayList<>(children(node));
-		children.sort(Collections.reverseOrder());
-		List<Map<String, Object>> runs = new ArrayList<>();
-		for (String child : children) {
-			try {
-				runs.add(JobHistory.describe(new String(this.client.getData().forPath(node + "/" + child),
-						StandardCharsets.UTF_8)));
-			}
-			catch (KeeperException.NoNodeException ex) {
-				// trimmed meanwhile
-			}
-		}
-		return runs;
-	}
-
-	private List<String> children(String node) throws Exception {
-		try {
-			return this.client.getChildren().forPath(node);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
+		return this.tree.history(job);
 	}
 
 }
