@@ -142,7 +142,7 @@ final class JobHistory implements JobListener {
 		return runs;
 	}
 
-	private static Map<String, Object> describe(String line) {
+	static Map<String, Object> describe(String line) {
 		String[] fields = line.split("\n", -1);
 		Map<String, Object> run = new LinkedHashMap<>();
 		if (fields.length < 6) {
