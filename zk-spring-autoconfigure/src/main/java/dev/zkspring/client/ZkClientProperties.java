@@ -12,8 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code zk.*} of the connection: whether zk-spring is on, where the ensemble is and how to reach it
  * (retries, authentication, TLS). The config center binds it at bootstrap and the auto-configuration as
  * a bean, so each default is written here once; each other capability binds its own
- * {@code zk.<capability>.*} class beside it. Over 300 lines only because TLS has eight settings, each a
- * field with its getter and setter.
+ * {@code zk.<capability>.*} class beside it.
  */
 @ConfigurationProperties(ZkClientProperties.PREFIX)
 public class ZkClientProperties {
