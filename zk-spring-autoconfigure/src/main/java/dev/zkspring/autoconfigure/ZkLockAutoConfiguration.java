@@ -42,12 +42,7 @@ public final class ZkLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZkLockTemplate zkLockTemplate(CuratorFramework client, SessionLease zkSessionLease, ZkLockProperties properties,
 			ApplicationEventPublisher publisher) {
-		return new ZkLockTemplate(client, zkSessionLease, settings(properties), publisher);
-	}
-
-	static ZkLockTemplate.Settings settings(ZkLockProperties lock) {
-		return new ZkLockTemplate.Settings(lock.getRoot(), lock.getDefaultWait(), lock.getMaxLocalHandoffs(),
-				lock.isInterruptOnLoss());
+		return new ZkLockTemplate(client, zkSessionLease, properties.toSettings(), publisher);
 	}
 
 	@Bean

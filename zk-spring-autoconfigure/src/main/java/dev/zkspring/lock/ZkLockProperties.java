@@ -66,4 +66,12 @@ public class ZkLockProperties {
 		this.maxLocalHandoffs = maxLocalHandoffs;
 	}
 
+	/**
+	 * The values a {@link ZkLockTemplate} is built from.
+	 * @return the root, default wait, hand-off bound and interrupt switch of these properties
+	 */
+	public ZkLockTemplate.Settings toSettings() {
+		return new ZkLockTemplate.Settings(this.root, this.defaultWait, this.maxLocalHandoffs, this.interruptOnLoss);
+	}
+
 }
