@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -20,13 +19,6 @@ class FileLengthTests {
 
 	static final int LIMIT = 300;
 
-	/**
-	 * Files of {@code dev.zkspring.leader}, which is being split by concern (issue 41.1) in a change of its
-	 * own: remove each name once its file is split or says why.
-	 */
-	private static final Set<String> PENDING = Set.of("ZkJobs.java", "LeadershipCycle.java", "ZkLeaderElection.java",
-			"SchedulerGate.java");
-
 	@Test
 	void everyMainFileOverThreeHundredLinesSaysWhyInItsOpeningComment() throws IOException {
 		Path root = Path.of(System.getProperty("zkspring.root"));
@@ -34,7 +26,6 @@ class FileLengthTests {
 			List<String> unexplained = files.filter((file) -> file.toString().endsWith(".java"))
 				.filter((file) -> root.relativize(file).toString().replace('\\', '/').matches("(.+/)?src/main/java/.+"))
 				.filter((file) -> !root.relativize(file).toString().contains("/target/"))
-				.filter((file) -> !PENDING.contains(file.getFileName().toString()))
 				.filter((file) -> lines(file).size() > LIMIT && !explained(lines(file)))
 				.map((file) -> root.relativize(file) + " (" + lines(file).size() + " lines)")
 				.sorted()
