@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,14 +29,9 @@ class JobHistoryIntegrationTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, JobOperationsApp.class, "zk.leader.drain-timeout=1s",
+	final AppInstances instances = JobOperationsApp.instances(zk, "zk.leader.drain-timeout=1s",
 			"zk.session-timeout=6s", "zk.connection-timeout=3s", "zk.quartz.jobs.report.interval=150ms",
 			"zk.quartz.history-size=20");
-
-	@BeforeEach
-	void clear() {
-		JobOperationsApp.runs.clear();
-	}
 
 	@AfterEach
 	void succeed() {
