@@ -28,7 +28,8 @@
  * {@link dev.zkspring.leader.ZkLeaderGroups}, {@link dev.zkspring.leader.LeaderGatedSchedulerFactoryBean} and
  * {@link dev.zkspring.leader.LeaderGatedSchedulerCustomizer}; they hand those parts what they may do to an
  * election beyond its public API (its records, a step back), and no part uses them in return.
- * {@code LeaderPackageDependencyTests} checks these directions.
+ * {@code LeaderPackageDependencyTests} checks these directions. {@link dev.zkspring.leader.ZkLeaderProperties} and
+ * {@link dev.zkspring.leader.ZkQuartzProperties} bind {@code zk.leader.*} and {@code zk.quartz.*}.
  */
 @NullMarked
 package dev.zkspring.leader;
