@@ -79,6 +79,8 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	private final FleetReader reader;
 
+	private volatile @Nullable Supplier<Map<String, Object>> crashDetection;
+
 	/**
 	 * Create the fleet view of one application.
 	 * @param client the application's client; the node lives on its session
@@ -105,6 +107,16 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		}
 		this.lockTemplates.forEach((template) -> template.addObserver(this));
 		this.elections.forEach((election) -> election.addListener(this));
+	}
+
+	/**
+	 * Show the crash detector's state in this instance's node (field {@code crashDetection}); call again
+	 * when it changes, and the node is rewritten (at most every 250 ms).
+	 * @param state the detector's state as it describes it
+	 */
+	public void showCrashDetection(Supplier<Map<String, Object>> state) {
+		this.crashDetection = state;
+		this.publisher.requestPaced();
 	}
 
 	/** This instance's id in the fleet, once started. */
@@ -278,6 +290,10 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 			}
 		}
 		node.put("locks", locks);
+		Supplier<Map<String, Object>> crash = this.crashDetection;
+		if (crash != null) {
+			node.put("crashDetection", crash.get());
+		}
 		long now = this.clock.millis();
 		node.put("recent", this.recent.describe(now));
 		node.put("updated", now);

@@ -213,6 +213,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		return this.latchPath;
 	}
 
+	/**
+	 * This instance's own node in the latch's line, {@code null} while it has none; for the crash detector,
+	 * whose next in line watches the instance ahead of it.
+	 */
+	public @Nullable String latchNode() {
+		LatchSeat seat = this.cycle.seat();
+		return (seat != null) ? seat.ourPath() : null;
+	}
+
 	/** Register a listener; if this instance leads already, it is told so first, on the leadership thread. */
 	public void addListener(LeadershipListener listener) {
 		this.announcer.addListener(listener);

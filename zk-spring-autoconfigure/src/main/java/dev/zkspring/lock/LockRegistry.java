@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
+import dev.zkspring.client.PeerWatch;
 import dev.zkspring.client.SessionLease;
 
 /**
@@ -36,6 +37,9 @@ final class LockRegistry implements ConnectionStateListener, SessionLease.Listen
 	volatile LockHooks hooks = LockHooks.NONE;
 
 	final String root;
+
+	/** Watches the holder this JVM waits behind, so its crash ends its session at once; none by default. */
+	volatile PeerWatch peers = PeerWatch.NONE;
 
 	/** {@link Turn#QUIET_FOR_NANOS}; tests shorten or lengthen it. */
 	volatile long quietForNanos = Turn.QUIET_FOR_NANOS;
