@@ -283,6 +283,20 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 		}
 	}
 
+	/**
+	 * Close the listen socket and every watcher's connection, and listen again on the same port at once, as
+	 * a listener that restarts would: a test seam, since the watchers must not take this for a death.
+	 */
+	void restartListener() throws java.io.IOException {
+		InetSocketAddress address = this.published;
+		if (address == null) {
+			throw new IllegalStateException("not started");
+		}
+		this.listener.stop();
+		this.listener.start((this.settings.address() != null)
+				? new InetSocketAddress(this.settings.address(), address.getPort()) : new InetSocketAddress(address.getPort()));
+	}
+
 	@Override
 	public boolean isRunning() {
 		return this.executor != null;
@@ -368,6 +382,7 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 		@Override
 		public void died(PeerLink link, Card card, long closedAtNanos) {
 			CrashDetector.this.deathsDetected.incrementAndGet();
+			List<String> released = link.nodes();
 			long detectedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAtNanos);
 			SessionEnder.Outcome outcome;
 			try {
@@ -386,7 +401,7 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 			}
 			logger.info("Instance " + card.describe() + " died (connection closed, reconnects refused for "
 					+ detectedMs + " ms); " + switch (outcome) {
-						case ENDED -> "ended its session 0x" + Long.toHexString(card.session()) + ", releasing " + link.nodes();
+						case ENDED -> "ended its session 0x" + Long.toHexString(card.session()) + ", releasing " + released;
 						case GONE -> "its session 0x" + Long.toHexString(card.session()) + " had ended already";
 						case UNREACHABLE -> "ZooKeeper was not reachable to end its session 0x"
 								+ Long.toHexString(card.session()) + "; its nodes go when it expires";

@@ -26,6 +26,8 @@ final class Listener {
 
 	private final AtomicInteger connections = new AtomicInteger();
 
+	private final java.util.Set<SocketChannel> peers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
 	private @Nullable ServerSocketChannel server;
 
 	private @Nullable Selector selector;
@@ -73,14 +75,11 @@ final class Listener {
 		if (current == null || channel == null) {
 			return;
 		}
+		close(channel);
 		try {
-			for (SelectionKey key : current.keys()) {
-				key.channel().close();
-			}
-			channel.close();
 			current.close();
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (IOException ex) {
 			logger.debug("Closing the crash detection listener failed", ex);
 		}
 		Thread loop = this.thread;
@@ -92,7 +91,18 @@ final class Listener {
 				Thread.currentThread().interrupt();
 			}
 		}
+		this.peers.forEach(Listener::close);
+		this.peers.clear();
 		this.connections.set(0);
+	}
+
+	private static void close(java.nio.channels.Channel channel) {
+		try {
+			channel.close();
+		}
+		catch (IOException ex) {
+			// closing anyway
+		}
 	}
 
 	private void run(@Nullable Selector selector) {
@@ -112,6 +122,7 @@ final class Listener {
 						if (peer != null) {
 							peer.configureBlocking(false);
 							peer.register(selector, SelectionKey.OP_READ);
+							this.peers.add(peer);
 							this.connections.incrementAndGet();
 						}
 					}
@@ -129,7 +140,9 @@ final class Listener {
 							// the watcher went away
 							key.cancel();
 							peer.close();
-							this.connections.decrementAndGet();
+							if (this.peers.remove(peer)) {
+								this.connections.decrementAndGet();
+							}
 						}
 					}
 				}
