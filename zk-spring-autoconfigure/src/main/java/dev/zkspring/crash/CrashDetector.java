@@ -1,7 +1,5 @@
 package dev.zkspring.crash;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -19,7 +16,6 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.zookeeper.client.ConnectStringParser;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -34,6 +30,9 @@ import dev.zkspring.crash.SessionCard.Card;
  * when that connection closes and reconnects are refused for the reconnect bound, ends the dead session
  * so its latch and lock nodes go at once. Freezes, partitions, half-open connections and restarted
  * listeners are never taken for a death (see {@link PeerLink}).
+ * <p>
+ * Longer than most files here: it is the one place that ties the listener, the card, the links and the
+ * latch followers to the lifecycle and to the session; each of those lives in a class of its own.
  */
 public final class CrashDetector implements PeerWatch, SmartLifecycle {
 
@@ -44,6 +43,9 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 768;
 
 	private static final Log logger = LogFactory.getLog(CrashDetector.class);
+
+	/** How long a link outlives its last watcher, so a key waited for again and again reuses it. */
+	private static final long LINGER_MILLIS = 5_000;
 
 	private final CuratorFramework client;
 
@@ -61,9 +63,7 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 
 	private final List<Standing> standing = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-	private final AtomicLong deathsDetected = new AtomicLong();
-
-	private final AtomicLong sessionsEnded = new AtomicLong();
+	private final Deaths deaths;
 
 	private final ConnectionStateListener connectionListener = this::connectionChanged;
 
@@ -85,6 +85,7 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 		this.settings = settings;
 		this.instanceId = instanceId;
 		this.cards = new SessionCard(client, settings.root(), settings.restricted());
+		this.deaths = new Deaths(client);
 	}
 
 	/** The address peers connect to, once started. */
@@ -94,12 +95,12 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 
 	/** How many peers this instance found dead (closed, then refused). */
 	public long deathsDetected() {
-		return this.deathsDetected.get();
+		return this.deaths.detected.get();
 	}
 
 	/** How many dead peers' sessions this instance ended (the others had ended already). */
 	public long sessionsEnded() {
-		return this.sessionsEnded.get();
+		return this.deaths.ended.get();
 	}
 
 	/** Called (on the detector's threads) when what {@link #describe()} shows changes, e.g. to rewrite the fleet node. */
@@ -132,8 +133,8 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 			watching.add(peer);
 		}
 		state.put("watching", watching);
-		state.put("deathsDetected", this.deathsDetected.get());
-		state.put("sessionsEnded", this.sessionsEnded.get());
+		state.put("deathsDetected", this.deaths.detected.get());
+		state.put("sessionsEnded", this.deaths.ended.get());
 		return state;
 	}
 
@@ -164,14 +165,34 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 				}
 				this.closed = true;
 				synchronized (CrashDetector.this.links) {
-					if (link.remove(node) && CrashDetector.this.links.remove(session, link)) {
-						link.close();
+					if (!link.remove(node)) {
+						return;
 					}
 				}
-				changed();
+				// kept a while: a busy key waits behind the same holder again and again
+				ScheduledExecutorService current = CrashDetector.this.executor;
+				try {
+					if (current != null) {
+						current.schedule(() -> closeIfIdle(session, link), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+						return;
+					}
+				}
+				catch (java.util.concurrent.RejectedExecutionException ex) {
+					// stopping: closed below
+				}
+				closeIfIdle(session, link);
 			}
 
 		};
+	}
+
+	private void closeIfIdle(long session, PeerLink link) {
+		synchronized (this.links) {
+			if (link.nodes().isEmpty() && this.links.remove(session, link)) {
+				link.close();
+			}
+		}
+		changed();
 	}
 
 	/**
@@ -239,7 +260,7 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 					+ " zk.crash-detection.enabled=false.", ex);
 		}
 		String host = (this.settings.address() != null && !bound.getAddress().isAnyLocalAddress())
-				? bound.getAddress().getHostAddress() : localAddressTowardZooKeeper();
+				? bound.getAddress().getHostAddress() : LocalAddress.towardZooKeeper(this.client);
 		this.published = InetSocketAddress.createUnresolved(host, bound.getPort());
 		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "zk-crash-detector");
@@ -349,28 +370,6 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 		}
 	}
 
-	/** The local address of the interface that routes to the first ZooKeeper server: peers likely reach it too. */
-	private String localAddressTowardZooKeeper() {
-		try (DatagramSocket probe = new DatagramSocket()) {
-			InetSocketAddress server = new ConnectStringParser(
-					this.client.getZookeeperClient().getCurrentConnectionString()).getServerAddresses().get(0);
-			probe.connect(new InetSocketAddress(server.getHostString(), server.getPort()));
-			InetAddress local = probe.getLocalAddress();
-			if (local != null && !local.isAnyLocalAddress()) {
-				return local.getHostAddress();
-			}
-		}
-		catch (Exception ex) {
-			logger.debug("Could not tell the local address toward ZooKeeper", ex);
-		}
-		try {
-			return InetAddress.getLocalHost().getHostAddress();
-		}
-		catch (java.io.IOException ex) {
-			return "127.0.0.1";
-		}
-	}
-
 	private final class LinkHost implements PeerLink.Host {
 
 		@Override
@@ -381,31 +380,7 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 
 		@Override
 		public void died(PeerLink link, Card card, long closedAtNanos) {
-			CrashDetector.this.deathsDetected.incrementAndGet();
-			List<String> released = link.nodes();
-			long detectedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAtNanos);
-			SessionEnder.Outcome outcome;
-			try {
-				int timeout = CrashDetector.this.client.getZookeeperClient().getZooKeeper().getSessionTimeout();
-				outcome = new SessionEnder(CrashDetector.this.client, timeout).end(card.session(), card.password(),
-						Math.max(timeout, 1_000));
-			}
-			catch (Exception ex) {
-				logger.warn("Instance " + card.describe() + " died, and ending its session 0x"
-						+ Long.toHexString(card.session()) + " failed: " + ex + "; its nodes go when the session expires");
-				changed();
-				return;
-			}
-			if (outcome == SessionEnder.Outcome.ENDED) {
-				CrashDetector.this.sessionsEnded.incrementAndGet();
-			}
-			logger.info("Instance " + card.describe() + " died (connection closed, reconnects refused for "
-					+ detectedMs + " ms); " + switch (outcome) {
-						case ENDED -> "ended its session 0x" + Long.toHexString(card.session()) + ", releasing " + released;
-						case GONE -> "its session 0x" + Long.toHexString(card.session()) + " had ended already";
-						case UNREACHABLE -> "ZooKeeper was not reachable to end its session 0x"
-								+ Long.toHexString(card.session()) + "; its nodes go when it expires";
-					});
+			CrashDetector.this.deaths.act(card, link.nodes(), closedAtNanos);
 			synchronized (CrashDetector.this.links) {
 				CrashDetector.this.links.remove(link.session(), link);
 			}
