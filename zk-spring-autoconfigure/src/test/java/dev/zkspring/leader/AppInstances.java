@@ -24,7 +24,7 @@ import dev.zkspring.test.ZooKeeperExtension;
  * Simulated instances of one application: each a separate Spring application context with its own
  * {@link CuratorFramework} and session, in a group of its own per test; all closed after each test.
  */
-final class AppInstances implements BeforeEachCallback, AfterEachCallback {
+public final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 
 	private static final AtomicInteger groups = new AtomicInteger();
 
@@ -36,16 +36,45 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 
 	private final List<Instance> started = new CopyOnWriteArrayList<>();
 
+	private final List<Object> beans = new ArrayList<>();
+
+	private Runnable reset = () -> {
+	};
+
+	private CuratorFramework writer;
+
 	private String group = "";
 
-	AppInstances(ZooKeeperExtension zk, Class<?> configuration, String... defaults) {
+	public AppInstances(ZooKeeperExtension zk, Class<?> configuration, String... defaults) {
 		this.zk = zk;
 		this.configuration = configuration;
 		this.defaults = defaults;
 	}
 
+	/** Every instance gets these objects as beans (an {@link ExecutionRecorder} the class asserts on, say). */
+	public AppInstances withBeans(Object... beans) {
+		this.beans.addAll(Arrays.asList(beans));
+		return this;
+	}
+
+	/** Before each test, put the application's static records back to empty (its runs, its hooks). */
+	public AppInstances resetting(Runnable reset) {
+		this.reset = reset;
+		return this;
+	}
+
+	/** A client of the test's own that writes znodes as an operator would (closed after the test). */
+	public CuratorFramework writer() throws InterruptedException {
+		if (this.writer == null) {
+			this.writer = this.zk.newClient();
+		}
+		return this.writer;
+	}
+
 	@Override
 	public void beforeEach(ExtensionContext context) {
+		this.reset.run();
+		this.writer = null;
 		this.group = "leader-tests-" + groups.incrementAndGet();
 	}
 
@@ -57,12 +86,12 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 		this.started.clear();
 	}
 
-	String group() {
+	public String group() {
 		return this.group;
 	}
 
 	/** Start one instance with the given participant id and extra properties. */
-	Instance start(String id, String... properties) {
+	public Instance start(String id, String... properties) {
 		List<String> all = new ArrayList<>(List.of(this.zk.connectProperty(), "spring.application.name=" + this.group,
 				"zk.leader.id=" + id, "spring.quartz.scheduler-name=" + id,
 				"spring.quartz.properties.org.quartz.threadPool.threadCount=2"));
@@ -79,6 +108,8 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.listeners(revocations)
+			.initializers((app) -> this.beans
+				.forEach((bean) -> app.getBeanFactory().registerSingleton(bean.getClass().getName(), bean)))
 			.properties(all.toArray(String[]::new))
 			.run();
 		Instance instance = new Instance(id, context, events);
@@ -86,27 +117,27 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 		return instance;
 	}
 
-	List<Instance> startAll(String... ids) {
+	public List<Instance> startAll(String... ids) {
 		return Arrays.stream(ids).map(this::start).toList();
 	}
 
 	/** One running application instance. */
-	record Instance(String id, ConfigurableApplicationContext context, List<Object> revocations) {
+	public record Instance(String id, ConfigurableApplicationContext context, List<Object> revocations) {
 
-		ZkLeaderElection election() {
+		public ZkLeaderElection election() {
 			return this.context.getBean(ZkLeaderElection.class);
 		}
 
-		CuratorFramework client() {
+		public CuratorFramework client() {
 			return this.context.getBean(CuratorFramework.class);
 		}
 
-		boolean isLeader() {
+		public boolean isLeader() {
 			return this.context.isActive() && election().isLeader();
 		}
 
 		/** When the first revocation after the given time was published, or -1. */
-		long revokedAfter(long nanos) {
+		public long revokedAfter(long nanos) {
 			return this.revocations.stream()
 				.map(Revocation.class::cast)
 				.filter((revocation) -> revocation.nanos() > nanos)
@@ -117,7 +148,7 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 
 	}
 
-	record Revocation(long nanos, LeadershipReason reason) {
+	public record Revocation(long nanos, LeadershipReason reason) {
 	}
 
 }
