@@ -15,7 +15,7 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * {@code --lock-ab=JAR} (with {@code --lock-ab-label=TEXT}) to measure {@code @ZkLock} against an earlier
  * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
  * for that comparison alone),
- * {@code --config-only} for config propagation alone, {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
+ * {@code --config-only} for config propagation alone, {@code --crash-only} for crash detection alone (kill -9 failover, idle cost), {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
  * {@code --quick}: N = 1 and 10 only; {@code --scale-sizes=1,10,50,200} to choose N),
  * {@code --scale-fanout-only} for the scale run's fan-out against its floor alone, on the 3-node ensemble,
  * printed and not written ({@code --rounds=3} rounds per N, with {@code --scale-sizes}), and
@@ -50,6 +50,12 @@ public final class BenchmarkMain {
 		}
 		try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
 				Clients clients = new Clients(server.connectString())) {
+			if (arguments.contains("--crash-only")) {
+				new CrashBenchmarks(clients, report, settings).run();
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
 			if (arguments.contains("--leadership-only")) {
 				new LeaderBenchmarks(clients, server.port(), report, settings).run();
 				report.write(out, settings);
@@ -79,6 +85,7 @@ public final class BenchmarkMain {
 			}
 			new RefreshScaleBenchmark(clients, harness, report).run();
 			new LeaderBenchmarks(clients, server.port(), report, settings).run();
+			new CrashBenchmarks(clients, report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();
 		}
 		scale(report, scale, plots, System.nanoTime());

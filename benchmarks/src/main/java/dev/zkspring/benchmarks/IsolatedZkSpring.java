@@ -89,7 +89,7 @@ final class IsolatedZkSpring implements AutoCloseable {
 	}
 
 	/** The JVM's classpath; when it is Spring Boot's executable jar, its nested jars, extracted once. */
-	private static synchronized List<Path> classpath() throws IOException {
+	static synchronized List<Path> classpath() throws IOException {
 		if (classpath == null) {
 			List<Path> entries = new ArrayList<>();
 			for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {

@@ -35,6 +35,9 @@ final class LeaderChecker {
 
 	final List<Long> failoverNanos = new ArrayList<>();
 
+	/** Failovers after kill -9 of a leader's JVM alone: crash detection's (issue 42), beside the session timeout. */
+	final List<Long> killFailoverNanos = new ArrayList<>();
+
 	LeaderChecker(History history, List<Campaign.Injected> faults) {
 		Map<String, List<Entry>> grants = history.of("G")
 			.stream()
@@ -149,6 +152,9 @@ final class LeaderChecker {
 					.ifPresent((g) -> {
 						this.failoverNanos.add(g.nano() - fault.startNanos());
 						tally(group).failoverNanos.add(g.nano() - fault.startNanos());
+						if (fault.fault() == Fault.KILL_WORKLOAD) {
+							this.killFailoverNanos.add(g.nano() - fault.startNanos());
+						}
 					});
 			}
 		}

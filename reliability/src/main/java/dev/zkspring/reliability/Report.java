@@ -62,6 +62,10 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 			.append(leaders.total((g) -> g.grants)).append(" | ").append(leaders.total((g) -> g.inFlight)).append(" | ")
 			.append(leaders.violations.size()).append(" | ").append(percentiles(leaders.failoverNanos))
 			.append(" |\n\n");
+		md.append("Failover after `kill -9` of a leader's JVM (crash detection on, the default): ")
+			.append(percentiles(leaders.killFailoverNanos)).append(", beside a session timeout of ")
+			.append(Campaign.SESSION_MILLIS).append(" ms; the failover column above includes freezes, partitions and expiries, "
+					+ "which wait for the session as before.\n\n");
 		md.append("Per leader group (`default` is the application's own election; each group is checked on its own):\n\n")
 			.append("| group | leaders seen | grants | handovers | job runs | @LeaderOnly calls | in flight at a handover | violations | failover p50 / p99 / max |\n")
 			.append("|---|---|---|---|---|---|---|---|---|\n");

@@ -20,6 +20,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ZkConfigStatus;
+import dev.zkspring.crash.CrashDetector;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.fleet.ZkFleetProperties;
 import dev.zkspring.leader.ZkLeaderElection;
@@ -46,12 +47,19 @@ public final class ZkFleetAutoConfiguration {
 	ZkFleet zkFleet(CuratorFramework client, ZkFleetProperties properties, ZkLeaderProperties leader,
 			ConfigurableEnvironment environment,
 			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
-			ObjectProvider<ZkConfigStatus> configStatus, ObjectProvider<InstanceId> loadedAs) {
+			ObjectProvider<ZkConfigStatus> configStatus, ObjectProvider<InstanceId> loadedAs,
+			ObjectProvider<CrashDetector> crashDetector) {
 		ZkLeaderElection election = elections.getIfUnique();
 		Supplier<String> id = () -> (election != null) ? election.participantId()
 				: loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment)).value();
-		return new ZkFleet(client, fleetPath(properties.getRoot(), environment), id, environment,
+		ZkFleet fleet = new ZkFleet(client, fleetPath(properties.getRoot(), environment), id, environment,
 				lockTemplates.orderedStream().toList(), LeaderGroupsSettings.withGroups(elections, groups), configStatus.getIfAvailable());
+		CrashDetector detector = crashDetector.getIfUnique();
+		if (detector != null) {
+			fleet.showCrashDetection(detector::describe);
+			detector.onStateChange(() -> fleet.showCrashDetection(detector::describe));
+		}
+		return fleet;
 	}
 
 	static String fleetPath(String root, ConfigurableEnvironment environment) {

@@ -84,6 +84,7 @@ final class NodeContent {
 			optional(described, lock, "token", NodeContent::number);
 			return described;
 		}));
+		optional(node, root, "crashDetection", NodeContent::crashDetection);
 		optional(node, root, "recent", (parent, field) -> list(parent, field, (period, at) -> {
 			Map<String, Object> described = new LinkedHashMap<>();
 			described.put("kind", text(period, "kind"));
@@ -95,6 +96,27 @@ final class NodeContent {
 		optional(node, root, "updated", NodeContent::number);
 		optional(node, root, "truncated", NodeContent::bool);
 		return node;
+	}
+
+	private static Map<String, Object> crashDetection(JsonNode parent, String field) throws Unreadable {
+		JsonNode crash = parent.get(field);
+		if (!crash.isObject()) {
+			throw new Unreadable("'" + field + "' is not an object");
+		}
+		Map<String, Object> described = new LinkedHashMap<>();
+		described.put("state", text(crash, "state"));
+		optional(described, crash, "address", NodeContent::text);
+		described.put("inbound", number(crash, "inbound"));
+		described.put("watching", list(crash, "watching", (peer, at) -> {
+			Map<String, Object> watched = new LinkedHashMap<>();
+			watched.put("session", text(peer, "session"));
+			optional(watched, peer, "instance", NodeContent::text);
+			watched.put("state", text(peer, "state"));
+			return watched;
+		}));
+		described.put("deathsDetected", number(crash, "deathsDetected"));
+		described.put("sessionsEnded", number(crash, "sessionsEnded"));
+		return described;
 	}
 
 	private static Map<String, Object> canary(JsonNode parent, String field) throws Unreadable {

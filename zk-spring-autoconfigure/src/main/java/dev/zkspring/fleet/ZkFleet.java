@@ -45,6 +45,8 @@ import dev.zkspring.refresh.ZkRefreshedEvent;
  * ahead of the locks' own requests), re-created under a new session, deleted on stop;
  * {@link #instances()} reads every live instance's node. Nodes name znodes, versions and keys, never
  * configuration values.
+ * <p>
+ * Over 300 lines because the node's content is described in one method beside the listeners that ask for it to be written.
  */
 public final class ZkFleet implements SmartLifecycle, ApplicationListener<ApplicationEvent>, PriorityOrdered, ZkLockObserver,
 		LeadershipListener, ConnectionStateListener {
@@ -80,6 +82,8 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	private final FleetReader reader;
 
+	private volatile @Nullable Supplier<Map<String, Object>> crashDetection;
+
 	/**
 	 * Create the fleet view of one application.
 	 * @param client the application's client; the node lives on its session
@@ -106,6 +110,16 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		}
 		this.lockTemplates.forEach((template) -> template.addObserver(this));
 		this.elections.forEach((election) -> election.addListener(this));
+	}
+
+	/**
+	 * Show the crash detector's state in this instance's node (field {@code crashDetection}); call again
+	 * when it changes, and the node is rewritten (at most every 250 ms).
+	 * @param state the detector's state as it describes it
+	 */
+	public void showCrashDetection(Supplier<Map<String, Object>> state) {
+		this.crashDetection = state;
+		this.publisher.requestPaced();
 	}
 
 	/** This instance's id in the fleet, once started. */
@@ -279,6 +293,10 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 			}
 		}
 		node.put("locks", locks);
+		Supplier<Map<String, Object>> crash = this.crashDetection;
+		if (crash != null) {
+			node.put("crashDetection", crash.get());
+		}
 		long now = this.clock.millis();
 		node.put("recent", this.recent.describe(now));
 		node.put("updated", now);

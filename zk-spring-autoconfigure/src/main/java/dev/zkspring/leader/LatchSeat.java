@@ -51,6 +51,11 @@ final class LatchSeat implements Closeable {
 		this.latch.start();
 	}
 
+	/** The latch's node, {@code null} until created. */
+	@Nullable String ourPath() {
+		return this.latch.getOurPath();
+	}
+
 	/** Whether the latch believes it leads; never enough on its own, see {@link #claim()}. */
 	boolean latchLeads() {
 		return this.latch.hasLeadership();

@@ -29,6 +29,8 @@ import dev.zkspring.leader.term.Term;
  * ZooKeeper again. It stops acting at once when the lease lapses, the connection is suspended or the
  * session lost, and on shutdown drains running jobs and {@link LeaderOnly} calls before it releases
  * leadership, so a successor takes over within milliseconds.
+ * <p>
+ * Over 300 lines because it is the public face of the election (state, epochs, participants, lifecycle, the hooks the gate and crash detection use); the work is in LeadershipCycle and LatchSeat.
  */
 public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublisherAware {
 
@@ -206,6 +208,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	/** The group's latch node. */
 	public String latchPath() {
 		return this.latchPath;
+	}
+
+	/**
+	 * This instance's own node in the latch's line, {@code null} while it has none; for the crash detector,
+	 * whose next in line watches the instance ahead of it.
+	 */
+	public @Nullable String latchNode() {
+		LatchSeat seat = this.cycle.seat();
+		return (seat != null) ? seat.ourPath() : null;
 	}
 
 	/** Register a listener; if this instance leads already, it is told so first, on the leadership thread. */

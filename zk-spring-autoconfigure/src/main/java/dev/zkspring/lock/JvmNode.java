@@ -16,6 +16,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import dev.zkspring.client.PeerWatch;
 import dev.zkspring.client.SessionLease;
 
 /**
@@ -161,7 +162,9 @@ final class JvmNode {
 				if (remaining <= 0) {
 					return Turn.BUSY;
 				}
-				latch.await(remaining, TimeUnit.NANOSECONDS);
+				try (PeerWatch.Watching holder = this.registry.peers.watch(blockerPath, blockerStat.getEphemeralOwner())) {
+					latch.await(remaining, TimeUnit.NANOSECONDS);
+				}
 				this.registry.awaitConnected(this.key, deadline);
 			}
 		}

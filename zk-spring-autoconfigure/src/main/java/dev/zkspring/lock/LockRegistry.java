@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
+import dev.zkspring.client.PeerWatch;
 import dev.zkspring.client.SessionLease;
 
 /**
@@ -25,6 +26,8 @@ import dev.zkspring.client.SessionLease;
  * ZooKeeper. Listens to the client's connection state and to the session lease: on SUSPENDED, LOST or a
  * lapse it first counts the interruption and marks every hold lost (no I/O, no events), then hands the
  * telling to {@link LockLosses}.
+ * <p>
+ * Over 300 lines because acquisition, hand-off and loss share one map and its lock; the node work is in JvmNode and KeyLock.
  */
 final class LockRegistry implements ConnectionStateListener, SessionLease.Listener {
 
@@ -36,6 +39,9 @@ final class LockRegistry implements ConnectionStateListener, SessionLease.Listen
 	volatile LockHooks hooks = LockHooks.NONE;
 
 	final String root;
+
+	/** Watches the holder this JVM waits behind, so its crash ends its session at once; none by default. */
+	volatile PeerWatch peers = PeerWatch.NONE;
 
 	/** {@link Turn#QUIET_FOR_NANOS}; tests shorten or lengthen it. */
 	volatile long quietForNanos = Turn.QUIET_FOR_NANOS;

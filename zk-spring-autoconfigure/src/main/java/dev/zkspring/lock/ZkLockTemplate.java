@@ -23,6 +23,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 
 import dev.zkspring.client.OwnedPaths;
+import dev.zkspring.client.PeerWatch;
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 
@@ -81,6 +82,15 @@ public class ZkLockTemplate implements DisposableBean {
 		this.registry = new LockRegistry(client, lease, validRoot(settings.root()), settings.maxLocalHandoffs(),
 				settings.interruptOnLoss(), publisher);
 		OwnedPaths.ensureAtStartup(client, this.registry.root);
+	}
+
+	/**
+	 * Watch the process that holds a key while this JVM waits for it (the crash detector), so that a holder
+	 * that dies hands the key on at once rather than after its session times out.
+	 * @param peers the watcher, {@link PeerWatch#NONE} for none
+	 */
+	public void watchPeersWith(PeerWatch peers) {
+		this.registry.peers = peers;
 	}
 
 	/**

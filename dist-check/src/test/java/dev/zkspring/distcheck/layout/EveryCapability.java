@@ -117,7 +117,8 @@ final class EveryCapability {
 		for (String id : instanceIds) {
 			pattern = pattern.replace(id, "{instance}");
 		}
-		return pattern.replaceAll("_c_[0-9a-f-]{36}-", "_c_{uuid}-")
+		return pattern.replaceAll("(?<=^/crash/)[0-9a-f]+$", "{session}")
+			.replaceAll("_c_[0-9a-f-]{36}-", "_c_{uuid}-")
 			// a lock request: the attempt (session and counter, hex and decimal), the mode, the sequence
 			.replaceAll("(?<=/)[0-9a-f]+-[0-9]+-(?=[XR][0-9]{10}$)", "{attempt}-")
 			.replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "{uuid}")

@@ -1,0 +1,128 @@
+package dev.zkspring.crash;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import dev.zkspring.client.PeerWatch;
+
+/**
+ * Follows this instance's place in a line of sequential nodes (a leader latch's) and watches the owner of
+ * the node right ahead of it: the next in line watches the leader, the one behind it the next, so a dead
+ * leader is acted on by exactly one survivor and a dead member of the line is cleared too. Reads the
+ * line again whenever it changes; runs on the detector's one thread.
+ */
+final class QueueFollower implements PeerWatch.Watching {
+
+	private static final int SEQUENCE_LENGTH = 10;
+
+	private static final Comparator<String> BY_SEQUENCE = Comparator
+		.comparing((String name) -> (name.length() >= SEQUENCE_LENGTH) ? name.substring(name.length() - SEQUENCE_LENGTH) : name);
+
+	private final CuratorFramework client;
+
+	private final PeerWatch peers;
+
+	private final ScheduledExecutorService executor;
+
+	private final String parent;
+
+	private final Supplier<@Nullable String> ourNode;
+
+	private final CuratorWatcher changed = (event) -> {
+		if (event.getType() != Watcher.Event.EventType.None) {
+			refreshSoon();
+		}
+	};
+
+	private volatile boolean closed;
+
+	private @Nullable String followed;
+
+	private long followedSession;
+
+	private PeerWatch.Watching watching = PeerWatch.Watching.NONE;
+
+	QueueFollower(CuratorFramework client, PeerWatch peers, ScheduledExecutorService executor, String parent,
+			Supplier<@Nullable String> ourNode) {
+		this.client = client;
+		this.peers = peers;
+		this.executor = executor;
+		this.parent = parent;
+		this.ourNode = ourNode;
+	}
+
+	String parent() {
+		return this.parent;
+	}
+
+	void refreshSoon() {
+		if (!this.closed) {
+			this.executor.execute(this::refresh);
+		}
+	}
+
+	private void refresh() {
+		if (this.closed) {
+			return;
+		}
+		String ours = this.ourNode.get();
+		if (ours == null) {
+			// not in line yet (the latch is creating its node)
+			this.executor.schedule(this::refresh, 50, TimeUnit.MILLISECONDS);
+			return;
+		}
+		try {
+			List<String> children = this.client.getChildren().usingWatcher(this.changed).forPath(this.parent);
+			List<String> sorted = children.stream().sorted(BY_SEQUENCE).toList();
+			int at = sorted.indexOf(ZKPaths.getNodeFromPath(ours));
+			if (at <= 0) {
+				follow(null, 0);
+				return;
+			}
+			String ahead = ZKPaths.makePath(this.parent, sorted.get(at - 1));
+			Stat stat = this.client.checkExists().forPath(ahead);
+			if (stat == null) {
+				refreshSoon();
+				return;
+			}
+			follow(ahead, stat.getEphemeralOwner());
+		}
+		catch (Exception ex) {
+			if (!this.closed) {
+				this.executor.schedule(this::refresh, 1, TimeUnit.SECONDS);
+			}
+		}
+	}
+
+	private void follow(@Nullable String node, long session) {
+		if (session == this.followedSession && java.util.Objects.equals(node, this.followed)) {
+			return;
+		}
+		this.watching.close();
+		this.followed = node;
+		this.followedSession = session;
+		this.watching = (node != null && session != 0) ? this.peers.watch(node, session) : PeerWatch.Watching.NONE;
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		try {
+			this.executor.execute(() -> follow(null, 0));
+		}
+		catch (java.util.concurrent.RejectedExecutionException ex) {
+			// the detector stopped: it closed every link itself
+		}
+	}
+
+}
