@@ -1,5 +1,6 @@
 package dev.zkspring.autoconfigure;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.quartz.Scheduler;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
@@ -17,6 +19,7 @@ import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.shard.ZkShards;
 
 /**
  * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not
@@ -38,6 +41,13 @@ public final class ZkQuartzAutoConfiguration {
 			Environment environment) {
 		ZkProperties.Quartz quartz = properties.getQuartz();
 		return new ZkJobs(election, groups.getIfUnique(), environment, quartz.getHistorySize(), quartz.getRequestTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ZkShards zkShards(CuratorFramework client, ZkLeaderElection election, ObjectProvider<Scheduler> scheduler,
+			ApplicationContext context, ZkProperties properties) {
+		return new ZkShards(client, election, scheduler::getIfUnique, context, properties.getLeader().getDrainTimeout());
 	}
 
 	@Bean
