@@ -102,7 +102,7 @@ final class ShardSettings {
 	/** Why a job's shard settings were refused, or {@code null}. */
 	@Nullable String refusal(String jobName) {
 		return this.refusals.entrySet().stream()
-			.filter((e) -> e.getKey().regionMatches(true, 0, PREFIX + "." + jobName + ".", 0, PREFIX.length() + jobName.length() + 2))
+			.filter((e) -> e.getKey().equalsIgnoreCase(PREFIX + "." + jobName))
 			.map(Map.Entry::getValue).findFirst().orElse(null);
 	}
 

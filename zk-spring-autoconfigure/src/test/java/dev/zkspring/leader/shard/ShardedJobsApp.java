@@ -106,6 +106,10 @@ class ShardedJobsApp {
 
 		private String name = "";
 
+		String name() {
+			return this.name;
+		}
+
 		Instances(ZooKeeperExtension zk, String... defaults) {
 			this.zk = zk;
 			this.defaults = defaults;
