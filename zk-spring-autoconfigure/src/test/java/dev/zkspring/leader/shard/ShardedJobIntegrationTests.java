@@ -37,8 +37,9 @@ class ShardedJobIntegrationTests {
 			"zk.quartz.jobs.report.shards=4", PARAMETERS, "zk.leader.drain-timeout=5s");
 
 	@Test
+	@SuppressWarnings("unchecked")
 	void eachFireTimeRunsEachShardOnceWithItsParameterSpreadEvenlyAndSticky() {
-		this.instances.start("a");
+		Instance a = this.instances.start("a");
 		this.instances.start("b");
 		this.instances.start("c");
 		// a joining instance takes one shard per fire time: settled once a fire time uses all three
@@ -56,6 +57,18 @@ class ShardedJobIntegrationTests {
 			assertThat(load.values()).as("shards per instance at " + fireTime).containsExactlyInAnyOrder(2L, 1L, 1L);
 			assertThat(owners(fireTime)).as("owners stay put once even").isEqualTo(owners(settled));
 		}
+		// what the endpoint shows: the owners in force, each shard's run of the last fire times; no parameter
+		Map<String, Object> view = a.shards().describe(2).get(0);
+		assertThat(view.get("job")).isEqualTo("DEFAULT.report");
+		assertThat((List<String>) view.get("owners")).hasSize(4).containsOnly("a", "b", "c");
+		assertThat(view.toString()).doesNotContain("Beijing");
+		List<Map<String, Object>> fires = (List<Map<String, Object>>) view.get("fires");
+		assertThat(fires).hasSize(2);
+		Map<String, Object> older = fires.get(1);
+		assertThat((List<Map<String, Object>>) older.get("shards")).hasSize(4).allSatisfy((shard) -> {
+			assertThat(shard.get("instance")).isEqualTo(shard.get("owner"));
+			assertThat(shard.get("outcome")).isEqualTo("OK");
+		});
 	}
 
 	@Test
