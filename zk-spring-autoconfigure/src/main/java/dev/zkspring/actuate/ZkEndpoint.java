@@ -22,7 +22,7 @@ import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.JobAnswer;
 import dev.zkspring.leader.ZkJobs;
-import dev.zkspring.leader.shard.ZkShards;
+import dev.zkspring.leader.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkHeldLock;
 import dev.zkspring.lock.ZkLockTemplate;

@@ -24,7 +24,7 @@ import dev.zkspring.actuate.ZkConfigActivity;
 import dev.zkspring.actuate.ZkEndpoint;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkJobs;
-import dev.zkspring.leader.shard.ZkShards;
+import dev.zkspring.leader.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.lock.ZkLockTemplate;

@@ -19,7 +19,7 @@ import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
-import dev.zkspring.leader.shard.ZkShards;
+import dev.zkspring.leader.ZkShards;
 
 /**
  * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not

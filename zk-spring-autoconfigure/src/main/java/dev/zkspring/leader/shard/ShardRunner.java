@@ -24,6 +24,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 import org.quartz.Job;
+import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
@@ -33,6 +34,7 @@ import org.quartz.impl.JobExecutionContextImpl;
 import org.quartz.spi.OperableTrigger;
 import org.quartz.spi.TriggerFiredBundle;
 
+import dev.zkspring.leader.ShardContext;
 import dev.zkspring.leader.shard.FireRecord.Run;
 
 /**
@@ -43,7 +45,7 @@ import dev.zkspring.leader.shard.FireRecord.Run;
  * once more at most for a re-run after its owner was lost mid-run, so a shard runs once per fire time
  * and a deposed owner (one whose shard was handed over since it read the dispatch node) is refused.
  */
-final class ShardRunner {
+public final class ShardRunner {
 
 	private static final Log logger = LogFactory.getLog(ShardRunner.class);
 
@@ -51,13 +53,13 @@ final class ShardRunner {
 	static final Duration LATE = Duration.ofSeconds(60);
 
 	/** Test seam: called on the scanning thread just before an instance claims a shard. */
-	static volatile @Nullable ClaimHook beforeClaim;
+	public static volatile @Nullable ClaimHook beforeClaim;
 
 	/** Test seam: called on the scanning thread when a claim was refused (the instance no longer owned the shard). */
-	static volatile @Nullable ClaimHook onRefused;
+	public static volatile @Nullable ClaimHook onRefused;
 
 	/** A test's view of one claim. */
-	interface ClaimHook {
+	public interface ClaimHook {
 
 		void claim(String instance, JobKey job, long fireTime, int shard);
 
@@ -292,8 +294,11 @@ final class ShardRunner {
 					new Date(), new Date(fire.fireTime()), null, null);
 			Job job = this.jobs.newShardJob(bundle, quartz);
 			JobExecutionContextImpl context = new JobExecutionContextImpl(quartz, bundle, job);
-			new ShardContext(index, fire.total(), fire.parameters().get(index), fire.fireTime())
-				.putInto(context.getMergedJobDataMap());
+			JobDataMap data = context.getMergedJobDataMap();
+			data.put(ShardContext.INDEX_KEY, index);
+			data.put(ShardContext.TOTAL_KEY, fire.total());
+			data.put(ShardContext.PARAMETER_KEY, fire.parameters().get(index));
+			data.put(ShardContext.FIRE_TIME_KEY, fire.fireTime());
 			job.execute(context);
 		}
 		catch (Throwable ex) {

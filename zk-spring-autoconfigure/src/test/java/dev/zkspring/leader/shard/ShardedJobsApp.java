@@ -36,7 +36,10 @@ import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.leader.ShardContext;
+import dev.zkspring.leader.ShardsAccess;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkShards;
 import dev.zkspring.test.ZooKeeperExtension;
 
 /**
@@ -155,8 +158,8 @@ class ShardedJobsApp {
 	/** One running instance. */
 	record Instance(String id, ConfigurableApplicationContext context) {
 
-		ZkShards shards() {
-			return this.context.getBean(ZkShards.class);
+		ShardOperations shards() {
+			return ShardsAccess.of(this.context.getBean(ZkShards.class));
 		}
 
 		ZkLeaderElection election() {

@@ -24,26 +24,22 @@ import org.jspecify.annotations.Nullable;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.ApplicationListener;
-import org.springframework.context.SmartLifecycle;
 
 import dev.zkspring.client.OwnedPaths;
-import dev.zkspring.config.ZkConfigChangedEvent;
 import dev.zkspring.leader.LeaderJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.shard.FireRecord.Run;
 
 /**
- * Sharded jobs on this instance, exists so {@code zk.quartz.jobs.<job>.shards} works on Boot's gated
- * scheduler: it makes this instance a member that shards are given to, makes the leader's firing of a
- * sharded job a dispatch, claims and runs this instance's shards, hands over those of lost instances, and
- * describes the shards for the {@code zookeeper} endpoint.
+ * Sharded jobs on this instance: makes this instance a member that shards are given to, makes the leader's
+ * firing of a sharded job a dispatch, claims and runs this instance's shards, hands over those of lost
+ * instances, and describes the shards for the {@code zookeeper} endpoint. What {@code ZkShards}, the public
+ * entry point, does.
  */
-public final class ZkShards implements SmartLifecycle, SmartInitializingSingleton, ApplicationListener<ZkConfigChangedEvent> {
+public final class ShardOperations {
 
-	private static final Log logger = LogFactory.getLog(ZkShards.class);
+	private static final Log logger = LogFactory.getLog(ShardOperations.class);
 
 	private final CuratorFramework client;
 
@@ -80,7 +76,7 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 	 * @param context the application context, for Spring's job factory
 	 * @param drainTimeout how long a graceful stop waits for the shards running here
 	 */
-	public ZkShards(CuratorFramework client, ZkLeaderElection election, Supplier<@Nullable Scheduler> scheduler,
+	public ShardOperations(CuratorFramework client, ZkLeaderElection election, Supplier<@Nullable Scheduler> scheduler,
 			ApplicationContext context, Duration drainTimeout) {
 		this.client = client;
 		this.election = election;
@@ -93,8 +89,8 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 		this.runner = new ShardRunner(client, this.paths, election::participantId, scheduler, this.jobFactory);
 	}
 
-	@Override
-	public void afterSingletonsInstantiated() {
+	/** Bind the settings and give the scheduler the job factory of sharded jobs; before it first starts. */
+	public void attachScheduler() {
 		this.settings.refresh();
 		Scheduler quartz = this.scheduler.get();
 		if (quartz != null) {
@@ -107,9 +103,8 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 		}
 	}
 
-	@Override
-	public void onApplicationEvent(ZkConfigChangedEvent event) {
-		// any key may change a setting through a placeholder: bind again; applies from the next fire time
+	/** Bind the settings again: any key may change one through a placeholder; applies from the next fire time. */
+	public void configurationChanged() {
 		this.settings.refresh();
 	}
 
@@ -119,7 +114,7 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 				context.getJobDetail().requestsRecovery());
 	}
 
-	@Override
+	/** Join as a member and start watching the fire times. */
 	public void start() {
 		try {
 			OwnedPaths.ensure(this.client, this.paths.members());
@@ -144,7 +139,7 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 	}
 
 	/** Become a member that shards are given to: an ephemeral node, re-created in each new session. */
-	synchronized void join() {
+	public synchronized void join() {
 		PersistentNode node = new PersistentNode(this.client, CreateMode.EPHEMERAL, false,
 				this.paths.member(this.election.participantId()), this.election.participantId().getBytes(StandardCharsets.UTF_8));
 		node.start();
@@ -152,7 +147,7 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 	}
 
 	/** Stop being a member (tests: an owner the others take for lost while it still runs). */
-	synchronized void leave() {
+	public synchronized void leave() {
 		closeQuietly(this.member);
 		this.member = null;
 	}
@@ -175,7 +170,7 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 		}
 	}
 
-	@Override
+	/** Stop claiming, wait (bounded) for the shards running here, then leave. */
 	public void stop() {
 		this.running = false;
 		ScheduledExecutorService executor = this.scans;
@@ -208,15 +203,8 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 		}
 	}
 
-	@Override
 	public boolean isRunning() {
 		return this.running;
-	}
-
-	/** Started just before the election, stopped just after it: a leader fires only with its member node in place. */
-	@Override
-	public int getPhase() {
-		return ZkLeaderElection.PHASE - 1;
 	}
 
 	/** Why a job's shard settings were refused, or {@code null}. */

@@ -1,4 +1,4 @@
-package dev.zkspring.leader.shard;
+package dev.zkspring.leader;
 
 import java.util.Optional;
 
@@ -51,14 +51,6 @@ public record ShardContext(int index, int total, String parameter, long fireTime
 	public static ShardContext require(JobExecutionContext context) {
 		return of(context).orElseThrow(() -> new IllegalStateException(context.getJobDetail().getKey()
 				+ " runs unsharded: set zk.quartz.jobs." + context.getJobDetail().getKey().getName() + ".shards"));
-	}
-
-	/** Put this shard into job data, as the job reads it. */
-	void putInto(JobDataMap data) {
-		data.put(INDEX_KEY, this.index);
-		data.put(TOTAL_KEY, this.total);
-		data.put(PARAMETER_KEY, this.parameter);
-		data.put(FIRE_TIME_KEY, this.fireTime);
 	}
 
 }
