@@ -1,6 +1,7 @@
 /**
- * Sharded jobs ({@code zk.quartz.jobs.<job>.shards}): each fire time of such a job runs each of its N
- * shards once fleet-wide, on the live instances. This package owns the shard settings and their
+ * This package is internal: not API, it may change in any release. Sharded jobs
+ * ({@code zk.quartz.jobs.<job>.shards}): each fire time of such a job runs each of its N shards once
+ * fleet-wide, on the live instances. This package owns the shard settings and their
  * refusal, the assignment of shards to instances, the fire-time dispatch, the fenced claim of each
  * (fire time, shard) and the run of the job's shard on its owner; {@code dev.zkspring.leader.ZkShards} is its
  * public entry point, and {@code dev.zkspring.leader.ShardContext} the one type a job reads its shard from.
