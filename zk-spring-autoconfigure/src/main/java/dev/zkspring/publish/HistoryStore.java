@@ -29,6 +29,9 @@ final class HistoryStore {
 
 	static final String OUTSIDE_MESSAGE = "written outside the tool";
 
+	/** The kind of a revision that deletes the document node (its history stays). */
+	static final String DELETE = "delete";
+
 	private final CuratorFramework client;
 
 	private final String root;
@@ -145,14 +148,18 @@ final class HistoryStore {
 			records.add(outside(state));
 		}
 		long number = state.nextRevision() + records.size();
-		int version = (document == null) ? state.version() : state.exists() ? state.version() + 1 : 0;
+		boolean deletes = DELETE.equals(kind);
+		int version = deletes ? -1 : (document == null) ? state.version() : state.exists() ? state.version() + 1 : 0;
 		Revision published = new Revision(number, version, this.clock.instant(), change.author(), change.message(), kind,
 				diff, recorded);
 		records.add(published);
 		TransactionOp op = this.client.transactionOp();
 		List<CuratorOp> ops = new ArrayList<>();
 		String node = documentNode(state.context());
-		if (document != null) {
+		if (deletes) {
+			ops.add(op.delete().withVersion(state.version()).forPath(node));
+		}
+		else if (document != null) {
 			ops.add(state.exists() ? op.setData().withVersion(state.version()).forPath(node, document)
 					: op.create().forPath(node, document));
 		}
