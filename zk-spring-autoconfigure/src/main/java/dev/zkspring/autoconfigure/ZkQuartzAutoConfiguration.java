@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
@@ -19,6 +20,8 @@ import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.ZkLeaderProperties;
+import dev.zkspring.leader.ZkQuartzProperties;
 import dev.zkspring.leader.ZkShards;
 
 /**
@@ -33,28 +36,29 @@ import dev.zkspring.leader.ZkShards;
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.quartz.leader-gated", matchIfMissing = true)
 @ConditionalOnBean(ZkLeaderElection.class)
+@EnableConfigurationProperties(ZkQuartzProperties.class)
 public final class ZkQuartzAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkProperties properties,
+	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkQuartzProperties quartz,
 			Environment environment) {
-		ZkProperties.Quartz quartz = properties.getQuartz();
 		return new ZkJobs(election, groups.getIfUnique(), environment, quartz.getHistorySize(), quartz.getRequestTimeout());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	ZkShards zkShards(CuratorFramework client, ZkLeaderElection election, ObjectProvider<Scheduler> scheduler,
-			ApplicationContext context, ZkProperties properties) {
-		return new ZkShards(client, election, scheduler::getIfUnique, context, properties.getLeader().getDrainTimeout());
+			ApplicationContext context, ObjectProvider<ZkLeaderProperties> leader) {
+		ZkLeaderProperties settings = leader.getIfAvailable(ZkLeaderProperties::new);
+		return new ZkShards(client, election, scheduler::getIfUnique, context, settings.getDrainTimeout());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderGatedSchedulerCustomizer zkLeaderGatedSchedulerCustomizer(ZkLeaderElection election,
-			ZkProperties properties, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkLeaderGroups> groups) {
-		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke(), jobs.getIfUnique(),
+			ZkQuartzProperties quartz, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkLeaderGroups> groups) {
+		return new LeaderGatedSchedulerCustomizer(election, quartz.getOnRevoke(), jobs.getIfUnique(),
 				groups.getIfUnique());
 	}
 

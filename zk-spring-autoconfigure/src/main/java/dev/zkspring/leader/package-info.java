@@ -28,8 +28,10 @@
  * {@link dev.zkspring.leader.JobRequester},
  * {@link dev.zkspring.leader.ZkLeaderGroups}, {@link dev.zkspring.leader.LeaderGatedSchedulerFactoryBean},
  * {@link dev.zkspring.leader.LeaderGatedSchedulerCustomizer} and {@link dev.zkspring.leader.ZkShards}; they hand
- * those parts what they may do to an election beyond its public API (its records, a step back), and no part uses them in return.
- * {@code LeaderPackageDependencyTests} checks these directions.
+ * those parts what they may do to an election beyond its public API (its records, a step back), and no part
+ * uses them in return. {@code LeaderPackageDependencyTests} checks these directions.
+ * {@link dev.zkspring.leader.ZkLeaderProperties} and {@link dev.zkspring.leader.ZkQuartzProperties} bind
+ * {@code zk.leader.*} and {@code zk.quartz.*}.
  */
 @NullMarked
 package dev.zkspring.leader;

@@ -24,6 +24,10 @@ import dev.zkspring.config.ConfigLayout;
  * oldest records, in one multi-op transaction, so there is no revision without its document and no
  * document without its revision. A write made outside the tool since the last revision is recorded first,
  * in the same transaction, as a revision with an unknown author.
+ * <p>
+ * Over 300 lines because reading a context's state, preparing a revision (with one for an outside write)
+ * and committing it in one transaction are one protocol over the same nodes and versions; the failed-
+ * operation reporting of a commit belongs to it.
  */
 final class HistoryStore {
 

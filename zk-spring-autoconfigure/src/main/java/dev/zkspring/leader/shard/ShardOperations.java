@@ -35,7 +35,8 @@ import dev.zkspring.leader.shard.FireRecord.Run;
  * Sharded jobs on this instance: makes this instance a member that shards are given to, makes the leader's
  * firing of a sharded job a dispatch, claims and runs this instance's shards, hands over those of lost
  * instances, and describes the shards for the {@code zookeeper} endpoint. What {@code ZkShards}, the public
- * entry point, does.
+ * entry point, does. Slightly over 300 lines: the lifecycle and the endpoint's view of the same znodes stay
+ * together.
  */
 public final class ShardOperations {
 

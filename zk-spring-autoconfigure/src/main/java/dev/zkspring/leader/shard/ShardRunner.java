@@ -44,6 +44,8 @@ import dev.zkspring.leader.shard.FireRecord.Run;
  * are gone, for jobs that request recovery. The claim node is created once per (fire time, shard), and
  * once more at most for a re-run after its owner was lost mid-run, so a shard runs once per fire time
  * and a deposed owner (one whose shard was handed over since it read the dispatch node) is refused.
+ * Over 300 lines on purpose: the scan, the claim and the run share one account of what was tried and
+ * what runs, and the guarantee is read in one place.
  */
 public final class ShardRunner {
 
