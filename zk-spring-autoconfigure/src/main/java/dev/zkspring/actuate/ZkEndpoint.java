@@ -22,6 +22,7 @@ import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.JobAnswer;
 import dev.zkspring.leader.ZkJobs;
+import dev.zkspring.leader.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkHeldLock;
 import dev.zkspring.lock.ZkLockTemplate;
@@ -35,6 +36,9 @@ import dev.zkspring.lock.ZkLockTemplate;
  */
 @Endpoint(id = "zookeeper")
 public final class ZkEndpoint {
+
+	/** Fire times of a sharded job shown with their shards' runs. */
+	private static final int SHARD_FIRES_SHOWN = 5;
 
 	private final CuratorFramework client;
 
@@ -55,6 +59,9 @@ public final class ZkEndpoint {
 	private final @Nullable ZkJobs jobs;
 
 	private final ConfigRevisions revisions = new ConfigRevisions();
+
+	/** Sharded jobs, shown in the {@code jobs} section; {@code null} without them. */
+	private volatile @Nullable ZkShards shards;
 
 	/**
 	 * Create the endpoint.
@@ -118,6 +125,15 @@ public final class ZkEndpoint {
 		this.roles = Set.copyOf(roles);
 	}
 
+	/**
+	 * Show the shards of sharded jobs in the {@code jobs} section: which instance owns each shard, and each
+	 * shard's last runs.
+	 * @param shards the sharded jobs, {@code null} for none
+	 */
+	public void setShards(@Nullable ZkShards shards) {
+		this.shards = shards;
+	}
+
 	/** Everything the endpoint shows, read now. */
 	@ReadOperation
 	public Map<String, Object> zookeeper(SecurityContext securityContext) {
@@ -158,7 +174,7 @@ public final class ZkEndpoint {
 	public @Nullable Map<String, Object> section(@Selector String section) {
 		Map<String, Object> body = new LinkedHashMap<>();
 		if ("jobs".equals(section) && this.jobs != null) {
-			body.put("jobs", this.jobs.describe());
+			body.put("jobs", withShards(this.jobs.describe()));
 			return body;
 		}
 		if (!"fleet".equals(section) || this.fleet == null) {
@@ -166,6 +182,28 @@ public final class ZkEndpoint {
 		}
 		body.putAll(this.fleet.view());
 		return body;
+	}
+
+	/** Each sharded job's view gets its {@code shards}: the owners in force and the last fire times' runs. */
+	private List<Map<String, Object>> withShards(List<Map<String, Object>> jobs) {
+		ZkShards sharded = this.shards;
+		if (sharded == null) {
+			return jobs;
+		}
+		Map<String, Map<String, Object>> byJob = new LinkedHashMap<>();
+		sharded.describe(SHARD_FIRES_SHOWN).forEach((view) -> byJob.put(String.valueOf(view.get("job")), view));
+		List<Map<String, Object>> shown = new ArrayList<>();
+		for (Map<String, Object> job : jobs) {
+			Map<String, Object> view = new LinkedHashMap<>(job);
+			Map<String, Object> shards = byJob.get(job.get("group") + "." + job.get("name"));
+			if (shards != null) {
+				Map<String, Object> section = new LinkedHashMap<>(shards);
+				section.remove("job");
+				view.put("shards", section);
+			}
+			shown.add(view);
+		}
+		return shown;
 	}
 
 	/**

@@ -24,6 +24,7 @@ import dev.zkspring.actuate.ZkConfigActivity;
 import dev.zkspring.actuate.ZkEndpoint;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkJobs;
+import dev.zkspring.leader.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.lock.ZkLockTemplate;
@@ -53,14 +54,16 @@ public final class ZkEndpointAutoConfiguration {
 	ZkEndpoint zkEndpoint(CuratorFramework client, ConfigurableEnvironment environment,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ZkConfigActivity> configActivity,
 			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
-			ObjectProvider<ZkFleet> fleet, ObjectProvider<ZkJobs> jobs) {
+			ObjectProvider<ZkFleet> fleet, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkShards> shards) {
 		Binder binder = Binder.get(environment);
 		Show show = binder.bind("management.endpoint.zookeeper.show-values", Show.class).orElse(Show.NEVER);
 		Set<String> roles = binder.bind("management.endpoint.zookeeper.roles", Bindable.setOf(String.class))
 			.orElse(Set.of());
-		return new ZkEndpoint(client, new ConfigSources(environment, sanitizingFunctions.orderedStream().toList()),
+		ZkEndpoint endpoint = new ZkEndpoint(client, new ConfigSources(environment, sanitizingFunctions.orderedStream().toList()),
 				configActivity.getIfAvailable(), lockTemplates.orderedStream().toList(),
 				LeaderGroupsSettings.withGroups(elections, groups), show, roles, fleet.getIfAvailable(), jobs.getIfUnique());
+		endpoint.setShards(shards.getIfUnique());
+		return endpoint;
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.zkspring.autoconfigure;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.quartz.Scheduler;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
@@ -18,7 +20,9 @@ import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.leader.ZkQuartzProperties;
+import dev.zkspring.leader.ZkShards;
 
 /**
  * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not
@@ -40,6 +44,14 @@ public final class ZkQuartzAutoConfiguration {
 	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkQuartzProperties quartz,
 			Environment environment) {
 		return new ZkJobs(election, groups.getIfUnique(), environment, quartz.getHistorySize(), quartz.getRequestTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ZkShards zkShards(CuratorFramework client, ZkLeaderElection election, ObjectProvider<Scheduler> scheduler,
+			ApplicationContext context, ObjectProvider<ZkLeaderProperties> leader) {
+		ZkLeaderProperties settings = leader.getIfAvailable(ZkLeaderProperties::new);
+		return new ZkShards(client, election, scheduler::getIfUnique, context, settings.getDrainTimeout());
 	}
 
 	@Bean

@@ -21,7 +21,7 @@ public class ZkQuartzProperties {
 	/** What happens to a job still running when leadership is revoked: let it finish, or interrupt it. */
 	private RevokePolicy onRevoke = RevokePolicy.STANDBY;
 
-	/** Per Quartz job name: a schedule (cron or interval) and pause switch that override the job's trigger, applied at runtime. */
+	/** Per Quartz job name: a schedule (cron or interval) and pause switch that override the job's trigger, and its shards, applied at runtime. */
 	private Map<String, Job> jobs = new LinkedHashMap<>();
 
 	/** How many recent runs per job are kept in ZooKeeper for the endpoint and the status page. */
@@ -82,6 +82,12 @@ public class ZkQuartzProperties {
 		/** Whether the job is paused on the leader; an operator cannot resume a job paused here. */
 		private boolean paused;
 
+		/** Number of shards each fire time of the job runs, each once across the live instances (1 to 1000); unset: not sharded. */
+		private @Nullable Integer shards;
+
+		/** Parameter of each shard, as index=value pairs separated by commas (0=Beijing,1=Shanghai); needs shards. */
+		private @Nullable String shardParameters;
+
 		public @Nullable String getCron() {
 			return this.cron;
 		}
@@ -104,6 +110,22 @@ public class ZkQuartzProperties {
 
 		public void setPaused(boolean paused) {
 			this.paused = paused;
+		}
+
+		public @Nullable Integer getShards() {
+			return this.shards;
+		}
+
+		public void setShards(@Nullable Integer shards) {
+			this.shards = shards;
+		}
+
+		public @Nullable String getShardParameters() {
+			return this.shardParameters;
+		}
+
+		public void setShardParameters(@Nullable String shardParameters) {
+			this.shardParameters = shardParameters;
 		}
 
 	}

@@ -25,7 +25,7 @@ final class ConfigurationMetadata {
 
 	/** Names the library uses beside its properties: meters, and the job data key of the epoch. */
 	private static final List<Path> OTHER_NAMES = List.of(Path.of("src/main/java/dev/zkspring/actuate/ZkMetrics.java"),
-			Path.of("src/main/java/dev/zkspring/leader/LeaderJobs.java"),
+			Path.of("src/main/java/dev/zkspring/leader/LeaderJobs.java"), Path.of("src/main/java/dev/zkspring/leader/ShardContext.java"),
 			Path.of("src/main/java/dev/zkspring/autoconfigure/ZkCrashDetectionAutoConfiguration.java"));
 
 	private static final Pattern LITERAL = Pattern.compile("\"(zk\\.[a-z0-9.-]+)\"");

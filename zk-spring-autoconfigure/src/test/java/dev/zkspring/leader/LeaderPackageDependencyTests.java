@@ -29,10 +29,10 @@ class LeaderPackageDependencyTests {
 
 	/** The classes of {@code dev.zkspring.leader} that front the parts above the election. */
 	static final Set<String> ENTRY_POINTS = Set.of("ZkJobs", "JobRequester", "ZkLeaderGroups",
-			"LeaderGatedSchedulerFactoryBean", "LeaderGatedSchedulerCustomizer");
+			"LeaderGatedSchedulerFactoryBean", "LeaderGatedSchedulerCustomizer", "ZkShards");
 
 	/** The parts, each allowed to use only those before it; a new package under the leader finds its place here. */
-	static final List<String> PARTS = List.of("term", "election", "group", "jobs", "quartz", "entry points");
+	static final List<String> PARTS = List.of("term", "election", "group", "jobs", "quartz", "shard", "entry points");
 
 	private static final Pattern QUALIFIED = Pattern.compile("\\bdev\\.zkspring\\.leader((?:\\.[a-z]\\w*)*)\\.([A-Z]\\w*)");
 

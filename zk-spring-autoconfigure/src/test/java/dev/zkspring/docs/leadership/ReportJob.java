@@ -3,14 +3,20 @@ package dev.zkspring.docs.leadership;
 import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 
-import dev.zkspring.leader.LeaderJobs;
+import dev.zkspring.leader.ShardContext;
 
-/** The job of docs/leadership.md's examples: checks its leadership before it writes. */
-class ReportJob implements Job {
+/** docs/sharded-jobs.md, a sharded job (docs check: DocsSnippetsTests). */
+// tag::sharded-job[]
+public class ReportJob implements Job {
 
 	@Override
 	public void execute(JobExecutionContext context) {
-		LeaderJobs.assertLeading(context);
+		ShardContext shard = ShardContext.require(context); // index, total, parameter, fireTime
+		reportFor(shard.parameter());
+	}
+	// end::sharded-job[]
+
+	private void reportFor(String city) {
 	}
 
 }
