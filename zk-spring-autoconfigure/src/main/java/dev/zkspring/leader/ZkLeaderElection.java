@@ -56,6 +56,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	private volatile String participantId = "";
 
+	private volatile LeaderOnlyInstrumentation leaderOnlyInstrumentation = LeaderOnlyInstrumentation.NONE;
+
 	private final LeadershipCycle cycle;
 
 	private final LeaderRecords records;
@@ -211,6 +213,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	/** The group's latch node. */
 	public String latchPath() {
 		return this.latchPath;
+	}
+
+	/** Instrument every {@code @LeaderOnly} call of this election from now on (Micrometer Observations). */
+	public void setLeaderOnlyInstrumentation(LeaderOnlyInstrumentation instrumentation) {
+		this.leaderOnlyInstrumentation = instrumentation;
+	}
+
+	LeaderOnlyInstrumentation leaderOnlyInstrumentation() {
+		return this.leaderOnlyInstrumentation;
 	}
 
 	/** Register a listener; if this instance leads already, it is told so first, on the leadership thread. */
