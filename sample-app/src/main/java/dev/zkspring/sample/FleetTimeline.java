@@ -4,10 +4,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import org.springframework.web.util.HtmlUtils;
 
@@ -29,6 +31,8 @@ final class FleetTimeline {
 	private static final int LANE = 50;
 
 	private static final int TOP = 24;
+
+	private static final int LOCK_TRACKS = 3;
 
 	private FleetTimeline() {
 	}
@@ -93,9 +97,7 @@ final class FleetTimeline {
 							(end != null) ? end : now), from, now);
 				}
 			}
-			for (Map<String, Object> period : periods(node, "lock", until)) {
-				bar(svg, "lock", "#e08a1e", y + 32, period, from, now);
-			}
+			locks(svg, periods(node, "lock", until), y + 32, from, now);
 			svg.append("</g>");
 		}
 		int legend = height - 10;
@@ -111,7 +113,9 @@ final class FleetTimeline {
 		List<Map<String, Object>> periods = new ArrayList<>();
 		for (Map<String, Object> period : (List<Map<String, Object>>) node.getOrDefault("recent", List.of())) {
 			if (kind.equals(period.get("kind"))) {
-				periods.add(period);
+				// a lock's history names its key (the label), as the list of held locks does
+				periods.add(kind.equals("lock") ? Map.of("key", String.valueOf(period.get("label")), "start",
+						period.get("start"), "end", period.get("end")) : period);
 			}
 		}
 		if (kind.equals("leader")) {
@@ -123,26 +127,69 @@ final class FleetTimeline {
 		}
 		else {
 			for (Map<String, Object> lock : (List<Map<String, Object>>) node.getOrDefault("locks", List.of())) {
-				periods.add(Map.of("label", "holds " + lock.get("key"), "start", lock.get("since"), "end", now));
+				periods.add(Map.of("key", String.valueOf(lock.get("key")), "start", lock.get("since"), "end", now));
 			}
 		}
 		return periods;
 	}
 
+	/**
+	 * Lock holds, one track per key (up to {@value #LOCK_TRACKS}; more keys share the last), so holds of two keys
+	 * at once are drawn side by side, not on top of each other; on one track a bar never reaches into the next
+	 * hold of its key, however short the first (the minimum width would otherwise draw consecutive holds as
+	 * overlapping).
+	 */
+	private static void locks(StringBuilder svg, List<Map<String, Object>> periods, int y, long from, long now) {
+		Map<String, List<Map<String, Object>>> byKey = new TreeMap<>();
+		for (Map<String, Object> period : periods) {
+			byKey.computeIfAbsent((String) period.get("key"), (key) -> new ArrayList<>()).add(period);
+		}
+		int tracks = Math.max(1, Math.min(LOCK_TRACKS, byKey.size()));
+		int height = 11 / tracks;
+		int track = 0;
+		for (Map.Entry<String, List<Map<String, Object>>> key : byKey.entrySet()) {
+			List<Map<String, Object>> holds = new ArrayList<>(key.getValue());
+			holds.sort(Comparator.comparingLong((period) -> ((Number) period.get("start")).longValue()));
+			for (int i = 0; i < holds.size(); i++) {
+				Map<String, Object> hold = holds.get(i);
+				long next = (i + 1 < holds.size()) ? ((Number) holds.get(i + 1).get("start")).longValue() : Long.MAX_VALUE;
+				Map<String, Object> drawn = Map.of("label", "holds " + key.getKey(), "start", hold.get("start"), "end",
+						hold.get("end"), "limit", next);
+				bar(svg, "lock", "#e08a1e", y + track * height, height, drawn, from, now);
+			}
+			track = Math.min(track + 1, tracks - 1);
+		}
+	}
+
 	private static void bar(StringBuilder svg, String kind, String color, int y, Map<String, Object> period, long from,
 			long now) {
+		bar(svg, kind, color, y, 11, period, from, now);
+	}
+
+	/** One period as a bar; {@code limit} (optional): where the next bar of its track starts, never overdrawn. */
+	private static void bar(StringBuilder svg, String kind, String color, int y, int height, Map<String, Object> period,
+			long from, long now) {
 		long start = ((Number) period.get("start")).longValue();
 		long end = ((Number) period.get("end")).longValue();
 		if (end < from || start > now) {
 			return;
 		}
-		double x1 = LABEL + (Math.max(start, from) - from) * (double) PLOT / WINDOW_MILLIS;
-		double x2 = LABEL + (Math.min(end, now) - from) * (double) PLOT / WINDOW_MILLIS;
+		double x1 = x(Math.max(start, from), from);
+		double width = Math.max(1.5, x(Math.min(end, now), from) - x1);
+		Object limit = period.get("limit");
+		if (limit != null && ((Number) limit).longValue() <= now) {
+			width = Math.max(0, Math.min(width, x(((Number) limit).longValue(), from) - x1));
+		}
 		svg.append("<rect class=\"").append(kind).append("\" x=\"").append(String.format("%.1f", x1)).append("\" y=\"")
-			.append(y).append("\" width=\"").append(String.format("%.1f", Math.max(1.5, x2 - x1)))
-			.append("\" height=\"11\" fill=\"").append(color).append("\"><title>")
-			.append(escape(period.get("label"))).append(": ").append(TIME.format(Instant.ofEpochMilli(start))).append(" to ")
-			.append(TIME.format(Instant.ofEpochMilli(end))).append(" UTC</title></rect>");
+			.append(y).append("\" width=\"").append(String.format("%.1f", width)).append("\" height=\"").append(height)
+			.append("\" fill=\"").append(color).append("\"><title>").append(escape(period.get("label"))).append(": ")
+			.append(TIME.format(Instant.ofEpochMilli(start))).append(" to ").append(TIME.format(Instant.ofEpochMilli(end)))
+			.append(" UTC</title></rect>");
+	}
+
+	/** Where a moment is drawn, cut (not rounded) to the tenth of a pixel written, so cut bars never overlap. */
+	private static double x(long millis, long from) {
+		return Math.floor((LABEL + (millis - from) * (double) PLOT / WINDOW_MILLIS) * 10) / 10;
 	}
 
 	private static void legend(StringBuilder svg, int x, int y, String color, String label) {

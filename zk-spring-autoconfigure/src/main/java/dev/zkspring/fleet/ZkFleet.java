@@ -2,6 +2,7 @@ package dev.zkspring.fleet;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -210,9 +211,9 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	}
 
 	@Override
-	public void released(String name, ZkLock.Mode mode, Duration held) {
-		long now = this.clock.millis();
-		this.recent.add("lock", name, now - held.toMillis(), now);
+	public void releasedKey(String key, ZkLock.Mode mode, Instant start, Instant end) {
+		// the key, as the node's list of held locks names it, not the @ZkLock expression
+		this.recent.add("lock", key, start.toEpochMilli(), end.toEpochMilli());
 		this.publisher.requestPaced();
 	}
 

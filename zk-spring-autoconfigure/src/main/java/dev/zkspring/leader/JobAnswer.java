@@ -31,20 +31,4 @@ public record JobAnswer(Status status, String message) {
 
 	}
 
-	/** Line form kept in the answer znode. */
-	String encode() {
-		return this.status.name() + "\n" + this.message;
-	}
-
-	static JobAnswer decode(byte[] data) {
-		String text = new String(data, java.nio.charset.StandardCharsets.UTF_8);
-		int newline = text.indexOf('\n');
-		try {
-			return new JobAnswer(Status.valueOf(text.substring(0, Math.max(newline, 0))), text.substring(newline + 1));
-		}
-		catch (IllegalArgumentException ex) {
-			return new JobAnswer(Status.REFUSED, "unreadable answer from the leader");
-		}
-	}
-
 }

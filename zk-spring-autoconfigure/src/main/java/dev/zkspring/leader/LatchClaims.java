@@ -8,7 +8,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.zkspring.client.SessionLease;
-import dev.zkspring.leader.ZkLeaderElection.Term;
+import dev.zkspring.leader.term.Term;
 
 /**
  * On the leadership thread, turns the latch's belief that it leads into a granted {@link Term}:

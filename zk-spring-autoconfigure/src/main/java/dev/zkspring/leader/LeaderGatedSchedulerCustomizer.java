@@ -28,6 +28,8 @@ import org.springframework.core.Ordered;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
 import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.leader.quartz.AotJobFactory;
+import dev.zkspring.leader.quartz.SchedulerGate;
 
 /**
  * Gates Spring Boot's auto-configured Quartz scheduler: turns its auto-startup off (last, after any
@@ -140,11 +142,12 @@ public final class LeaderGatedSchedulerCustomizer
 			ZkLeaderGroups grouped = this.groups;
 			try {
 				if (grouped == null) {
-					SchedulerGate gate = new SchedulerGate(scheduler, this.election, this.onRevoke);
+					SchedulerGate gate = new SchedulerGate(scheduler, this.election, ZkLeaderElection::records,
+							this.onRevoke);
 					gate.startupDelay(startupDelay);
 					gate.attach();
 					if (this.jobs != null) {
-						gate.operate(this.jobs);
+						gate.operate(this.jobs.operations());
 					}
 					this.gates.add(gate);
 					continue;
@@ -157,9 +160,9 @@ public final class LeaderGatedSchedulerCustomizer
 					gate.attach();
 				}
 				if (this.jobs != null) {
-					this.jobs.held((job) -> shared.stream().anyMatch((gate) -> gate.holds(job)));
-					shared.get(0).operate(this.jobs);
-					shared.subList(1, shared.size()).forEach((gate) -> gate.operatedBy(this.jobs));
+					this.jobs.operations().held((job) -> shared.stream().anyMatch((gate) -> gate.holds(job)));
+					shared.get(0).operate(this.jobs.operations());
+					shared.subList(1, shared.size()).forEach((gate) -> gate.operatedBy(this.jobs.operations()));
 				}
 				this.gates.addAll(shared);
 			}
@@ -173,12 +176,12 @@ public final class LeaderGatedSchedulerCustomizer
 	private List<SchedulerGate> gatesOf(Scheduler scheduler, ZkLeaderGroups grouped) {
 		Set<SchedulerGate> leading = new HashSet<>();
 		List<SchedulerGate> gates = new ArrayList<>();
-		gates.add(new SchedulerGate(scheduler, this.election, this.onRevoke,
+		gates.add(new SchedulerGate(scheduler, this.election, ZkLeaderElection::records, this.onRevoke,
 				(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true));
 		for (var group : grouped.elections().entrySet()) {
 			// a job's fire times are its own, whichever group an instance's configuration puts it in
 			group.getValue().records().keepFireTimesBeside(this.election.latchPath());
-			gates.add(new SchedulerGate(scheduler, group.getValue(), this.onRevoke,
+			gates.add(new SchedulerGate(scheduler, group.getValue(), ZkLeaderElection::records, this.onRevoke,
 					(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading, false));
 		}
 		return gates;

@@ -10,6 +10,8 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
+import dev.zkspring.leader.quartz.SchedulerGate;
+
 /**
  * A {@link SchedulerFactoryBean} for applications that declare their own scheduler: it never starts
  * on its own, but while this instance leads. Configure it as any {@code SchedulerFactoryBean}; the
@@ -62,7 +64,7 @@ public class LeaderGatedSchedulerFactoryBean extends SchedulerFactoryBean implem
 	public void afterPropertiesSet() throws Exception {
 		super.afterPropertiesSet();
 		RevokePolicy policy = (this.onRevoke != null) ? this.onRevoke : RevokePolicy.STANDBY;
-		this.gate = new SchedulerGate(getScheduler(), this.election, policy);
+		this.gate = new SchedulerGate(getScheduler(), this.election, ZkLeaderElection::records, policy);
 		this.gate.startupDelay(this.startupDelay);
 		this.gate.attach();
 	}

@@ -7,7 +7,6 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.ExecutableMode;
-import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
@@ -22,7 +21,8 @@ import org.springframework.util.ReflectionUtils;
 /**
  * What leadership reaches by reflection, for a native image: the flag that marks a recovered job's
  * execution as recovering (set on Quartz's own context class) and, per bean, its {@code @LeaderOnly}
- * methods (found and invoked by the interceptor). The jobs themselves: {@link LeaderJobHints}.
+ * methods (found and invoked by the interceptor). The jobs themselves:
+ * {@code dev.zkspring.leader.quartz.LeaderJobHints}.
  * Registered in {@code META-INF/spring/aot.factories}.
  */
 final class LeaderHints implements RuntimeHintsRegistrar, BeanRegistrationAotProcessor {

@@ -2,6 +2,8 @@ package dev.zkspring.leader;
 
 import org.quartz.JobExecutionContext;
 
+import dev.zkspring.leader.term.LeaderRecords;
+
 /** What a leader-gated Quartz job can learn about the leadership it runs under. */
 public final class LeaderJobs {
 
@@ -9,7 +11,7 @@ public final class LeaderJobs {
 	public static final String EPOCH_KEY = "zk.leader.epoch";
 
 	/** Key of the election in each execution's merged {@code JobDataMap}, for {@link #assertLeading}. */
-	static final String ELECTION_KEY = "zk.leader.election";
+	static final String ELECTION_KEY = LeaderRecords.ELECTION_KEY;
 
 	private LeaderJobs() {
 	}

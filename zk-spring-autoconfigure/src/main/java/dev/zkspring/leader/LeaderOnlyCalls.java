@@ -8,6 +8,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.zkspring.leader.term.Drainable;
+
 /**
  * The {@link LeaderOnly} calls in flight on this instance, so a stopping leader drains them before it
  * hands over. A call counts itself in before it checks leadership and a revocation clears leadership

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
-import dev.zkspring.leader.ZkLeaderElection.Term;
+import dev.zkspring.leader.term.Drainable;
+import dev.zkspring.leader.term.Term;
 
 /**
  * The election's one leadership thread: runs its tasks in order and tells listeners, then the

@@ -14,13 +14,15 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
 
 import dev.zkspring.client.SessionLease;
-import dev.zkspring.leader.ZkLeaderElection.Term;
+import dev.zkspring.leader.term.Term;
 
 /**
  * The election's state machine: joins the latch, confirms its leadership in ZooKeeper (serving the
  * takeover delay after an abrupt predecessor), grants a {@link Term} on the leadership thread, and
  * revokes it at once on a lapsed lease, a suspended connection, a lost session or a lost latch node.
  * Curator's threads only mark state and queue work; drains and re-joins run on the leadership thread.
+ * Over 300 lines because the claim, the grant, the step back and the revocation share one generation
+ * counter and one lock: read apart, the checks that keep a stale grant from landing would be hard to follow.
  */
 final class LeadershipCycle {
 

@@ -3,7 +3,6 @@ package dev.zkspring.leader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -19,6 +18,8 @@ import org.springframework.core.env.Environment;
 import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.OwnedPaths;
 import dev.zkspring.client.SessionLease;
+import dev.zkspring.leader.term.LeaderRecords;
+import dev.zkspring.leader.term.Term;
 
 /**
  * This instance's place in the leader election of its group, on the application's one
@@ -47,8 +48,6 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final Supplier<String> participantIdSupplier;
 
 	private final LeadershipAnnouncer announcer = new LeadershipAnnouncer(this);
-
-	private final AtomicLong vetoedFirings = new AtomicLong();
 
 	private final LeaderOnlyCalls calls = new LeaderOnlyCalls(this);
 
@@ -100,7 +99,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 		this.participantIdSupplier = participantId;
 		this.groupReader = new GroupReader(client, latchPath);
 		this.cycle = new LeadershipCycle(this, client, this.announcer, drainTimeout, takeoverDelay);
-		this.records = new LeaderRecords(this, client);
+		this.records = new LeaderRecords(client, latchPath, this::term, this::epoch, this::leaseNow);
 		this.announcer.addListener(this.calls);
 	}
 
@@ -198,11 +197,7 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 
 	/** How many scheduled firings the leader gate vetoed because this instance did not lead, since startup. */
 	public long getVetoedFirings() {
-		return this.vetoedFirings.get();
-	}
-
-	void firingVetoed() {
-		this.vetoedFirings.incrementAndGet();
+		return this.records.vetoedFirings();
 	}
 
 	/** This instance's participant id; empty until the election starts. */
@@ -307,13 +302,6 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	/** The records this leader keeps in ZooKeeper, each write fenced by its leadership. */
 	LeaderRecords records() {
 		return this.records;
-	}
-
-	/**
-	 * One leadership of this instance: the latch node that led, the epoch and data version written for
-	 * it, and the lease session that confirmed it.
-	 */
-	record Term(String path, long epoch, int version, long session) {
 	}
 
 }

@@ -13,6 +13,9 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
 
+import dev.zkspring.leader.group.GroupBalancer;
+import dev.zkspring.leader.group.GroupElections;
+
 /**
  * The named leader groups of {@code zk.leader.groups}: one election per group, so different instances
  * lead different groups, each group's Quartz jobs and {@link LeaderOnly @LeaderOnly(group = ...)} calls
@@ -41,7 +44,7 @@ public final class ZkLeaderGroups implements SmartLifecycle, ApplicationEventPub
 		Map<String, String> byJob = new LinkedHashMap<>();
 		jobs.forEach((group, names) -> names.forEach((name) -> byJob.put(name, group)));
 		this.groupOfJob = Collections.unmodifiableMap(byJob);
-		this.balancer = new GroupBalancer(this.elections, maxGroups, hold);
+		this.balancer = new GroupBalancer(this.elections, ZkLeaderElection::stepBack, maxGroups, hold);
 	}
 
 	/** The elections by group name. */
@@ -62,6 +65,11 @@ public final class ZkLeaderGroups implements SmartLifecycle, ApplicationEventPub
 	/** The election of a group, {@code null} when no such group is configured. */
 	@Nullable ZkLeaderElection election(String group) {
 		return this.elections.get(group);
+	}
+
+	/** The groups' elections and the group of each job, for the job operations. */
+	GroupElections view() {
+		return new GroupElections(this.elections, this.groupOfJob);
 	}
 
 	@Override

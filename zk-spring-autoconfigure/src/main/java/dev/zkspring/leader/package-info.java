@@ -15,6 +15,19 @@
  * zxid of that write. ZooKeeper orders every write by zxid, so each new leadership, on whichever
  * instance, has a strictly greater epoch than every one before it; a leadership that could not be
  * confirmed writes nothing and gets no epoch.
+ * <p>
+ * This package holds the election (its cycle, latch, events, {@code @LeaderOnly}) and every type
+ * applications import. The parts above the election live in packages of their own, each internal and each
+ * using only the ones below it: {@code dev.zkspring.leader.quartz} (the gate) uses
+ * {@code dev.zkspring.leader.jobs} (operators' jobs), which uses {@code dev.zkspring.leader.group} (leader
+ * groups), which uses this package's election; all of them, and the election, use
+ * {@code dev.zkspring.leader.term} (a term and the records written under it), which uses only
+ * {@code dev.zkspring.client}. Four public entry points stay here at the names applications know and are the
+ * only classes of this package that use the parts above it: {@link dev.zkspring.leader.ZkJobs},
+ * {@link dev.zkspring.leader.ZkLeaderGroups}, {@link dev.zkspring.leader.LeaderGatedSchedulerFactoryBean} and
+ * {@link dev.zkspring.leader.LeaderGatedSchedulerCustomizer}; they hand those parts what they may do to an
+ * election beyond its public API (its records, a step back), and no part uses them in return.
+ * {@code LeaderPackageDependencyTests} checks these directions.
  */
 @NullMarked
 package dev.zkspring.leader;

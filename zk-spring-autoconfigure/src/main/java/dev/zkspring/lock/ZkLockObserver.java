@@ -1,6 +1,7 @@
 package dev.zkspring.lock;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Told about every lock call, so metrics can count and time them without the lock depending on a
@@ -25,6 +26,15 @@ public interface ZkLockObserver {
 
 	/** The body ran holding the lock for {@code held} and the lock was released. */
 	default void released(String name, ZkLock.Mode mode, Duration held) {
+	}
+
+	/**
+	 * The same release with the resolved key, for a per-instance history of holds such as the fleet node's,
+	 * which lists the keys held (as the {@code zookeeper} endpoint does). Never tag a meter with it: keys are
+	 * unbounded and may hold user data. The hold ran from {@code start} to {@code end}, the moment the holder let
+	 * go, before a waiting thread of this JVM is handed the key: one key's consecutive holds never overlap.
+	 */
+	default void releasedKey(String key, ZkLock.Mode mode, Instant start, Instant end) {
 	}
 
 }

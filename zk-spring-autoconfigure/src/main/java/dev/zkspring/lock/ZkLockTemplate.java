@@ -2,6 +2,7 @@ package dev.zkspring.lock;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -219,12 +220,15 @@ public class ZkLockTemplate implements DisposableBean {
 	/** Release the hold whose body threw {@code error} (or {@code null}), telling the observers. */
 	void release(String name, ZkLockContext context, long acquiredAt, @Nullable Throwable error) {
 		boolean lost = context.wasLost() || !context.isHeld();
+		Instant end = Instant.now();
+		Instant start = end.minus(since(acquiredAt));
 		try {
 			this.registry.release(context);
 		}
 		finally {
 			Duration held = since(acquiredAt);
 			tell((observer) -> observer.released(name, context.getMode(), held));
+			tell((observer) -> observer.releasedKey(context.getKey(), context.getMode(), start, end));
 			ZkLockInstrumentation.Hold hold = context.holds.poll();
 			if (hold != null) {
 				hold.released(error, lost);

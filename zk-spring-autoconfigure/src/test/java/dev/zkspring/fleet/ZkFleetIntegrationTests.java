@@ -3,8 +3,13 @@ package dev.zkspring.fleet;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
@@ -144,11 +149,43 @@ class ZkFleetIntegrationTests {
 					return null;
 				});
 				await().atMost(WAIT).untilAsserted(() -> assertThat(instance(one, "node-2").get("locks")).asList().isEmpty());
-				assertThat(instance(one, "node-2").get("recent")).asString().contains("kind=lock");
+				// the history names the key, as the list of held locks does, not the template's lock name
+				assertThat(lockPeriods(instance(one, "node-2"), "order-7")).hasSize(1);
+				handOffLocally(two.getBean(ZkLockTemplate.class), "order-8");
+				await().atMost(WAIT).untilAsserted(() -> assertThat(lockPeriods(instance(one, "node-2"), "order-8")).hasSize(2));
+				List<Map<String, Object>> handedOff = lockPeriods(instance(one, "node-2"), "order-8");
+				// the first hold ends when its holder let go, before the waiting thread was handed the key
+				assertThat(((Number) handedOff.get(0).get("end")).longValue())
+					.isLessThanOrEqualTo(((Number) handedOff.get(1).get("start")).longValue());
 			});
 			await().atMost(WAIT).untilAsserted(() -> assertThat(fleet(one)).extracting((i) -> i.get("id"))
 				.containsExactly("node-1"));
 		});
+	}
+
+	/** Two holds of one key in one JVM: the second thread queues while the first holds, and is handed the key. */
+	private static void handOffLocally(ZkLockTemplate template, String key) throws Exception {
+		ExecutorService second = Executors.newSingleThreadExecutor();
+		try {
+			Future<Object> waiter = template.execute(key, Duration.ofSeconds(5), () -> {
+				Future<Object> queued = second.submit(() -> template.execute(key, Duration.ofSeconds(5), () -> null));
+				await().atMost(WAIT).until(() -> template.getHeldLocks().stream()
+					.anyMatch((held) -> held.key().equals(key) && held.waitingThreads() == 1));
+				return queued;
+			});
+			waiter.get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			second.shutdownNow();
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> lockPeriods(Map<String, Object> instance, String key) {
+		return ((List<Map<String, Object>>) instance.get("recent")).stream()
+			.filter((period) -> "lock".equals(period.get("kind")) && key.equals(period.get("label")))
+			.sorted(Comparator.comparing((period) -> ((Number) period.get("start")).longValue()))
+			.toList();
 	}
 
 	@Test

@@ -24,7 +24,7 @@ import dev.zkspring.test.ZooKeeperExtension;
  * Simulated instances of one application: each a separate Spring application context with its own
  * {@link CuratorFramework} and session, in a group of its own per test; all closed after each test.
  */
-final class AppInstances implements BeforeEachCallback, AfterEachCallback {
+public final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 
 	private static final AtomicInteger groups = new AtomicInteger();
 
@@ -38,7 +38,7 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 
 	private String group = "";
 
-	AppInstances(ZooKeeperExtension zk, Class<?> configuration, String... defaults) {
+	public AppInstances(ZooKeeperExtension zk, Class<?> configuration, String... defaults) {
 		this.zk = zk;
 		this.configuration = configuration;
 		this.defaults = defaults;
@@ -57,12 +57,12 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 		this.started.clear();
 	}
 
-	String group() {
+	public String group() {
 		return this.group;
 	}
 
 	/** Start one instance with the given participant id and extra properties. */
-	Instance start(String id, String... properties) {
+	public Instance start(String id, String... properties) {
 		List<String> all = new ArrayList<>(List.of(this.zk.connectProperty(), "spring.application.name=" + this.group,
 				"zk.leader.id=" + id, "spring.quartz.scheduler-name=" + id,
 				"spring.quartz.properties.org.quartz.threadPool.threadCount=2"));
@@ -86,27 +86,27 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 		return instance;
 	}
 
-	List<Instance> startAll(String... ids) {
+	public List<Instance> startAll(String... ids) {
 		return Arrays.stream(ids).map(this::start).toList();
 	}
 
 	/** One running application instance. */
-	record Instance(String id, ConfigurableApplicationContext context, List<Object> revocations) {
+	public record Instance(String id, ConfigurableApplicationContext context, List<Object> revocations) {
 
-		ZkLeaderElection election() {
+		public ZkLeaderElection election() {
 			return this.context.getBean(ZkLeaderElection.class);
 		}
 
-		CuratorFramework client() {
+		public CuratorFramework client() {
 			return this.context.getBean(CuratorFramework.class);
 		}
 
-		boolean isLeader() {
+		public boolean isLeader() {
 			return this.context.isActive() && election().isLeader();
 		}
 
 		/** When the first revocation after the given time was published, or -1. */
-		long revokedAfter(long nanos) {
+		public long revokedAfter(long nanos) {
 			return this.revocations.stream()
 				.map(Revocation.class::cast)
 				.filter((revocation) -> revocation.nanos() > nanos)
@@ -117,7 +117,7 @@ final class AppInstances implements BeforeEachCallback, AfterEachCallback {
 
 	}
 
-	record Revocation(long nanos, LeadershipReason reason) {
+	public record Revocation(long nanos, LeadershipReason reason) {
 	}
 
 }

@@ -15,32 +15,32 @@ import static org.assertj.core.api.Assertions.fail;
  * Records every execution of leader-only work (instance, epoch, start, end) over a whole test class
  * and, after the class, asserts that no two executions overlapped in time, on any instances.
  */
-final class ExecutionRecorder implements AfterAllCallback {
+public final class ExecutionRecorder implements AfterAllCallback {
 
 	private final List<Execution> executions = new CopyOnWriteArrayList<>();
 
-	void record(String instance, long epoch, long startNanos, long endNanos) {
+	public void record(String instance, long epoch, long startNanos, long endNanos) {
 		this.executions.add(new Execution(instance, epoch, startNanos, endNanos));
 	}
 
-	List<Execution> all() {
+	public List<Execution> all() {
 		return List.copyOf(this.executions);
 	}
 
-	List<Execution> by(String instance, long startedAfterNanos) {
+	public List<Execution> by(String instance, long startedAfterNanos) {
 		return startedAfter(startedAfterNanos).stream().filter((execution) -> execution.instance().equals(instance)).toList();
 	}
 
-	List<Execution> startedAfter(long nanos) {
+	public List<Execution> startedAfter(long nanos) {
 		return this.executions.stream().filter((execution) -> execution.startNanos() > nanos).toList();
 	}
 
-	List<String> instancesSince(long nanos) {
+	public List<String> instancesSince(long nanos) {
 		return startedAfter(nanos).stream().map(Execution::instance).distinct().toList();
 	}
 
 	/** Fails when any two recorded executions overlap in time, naming both. */
-	void assertNoOverlap() {
+	public void assertNoOverlap() {
 		List<Execution> sorted = new ArrayList<>(this.executions);
 		sorted.sort(Comparator.comparingLong(Execution::startNanos));
 		Execution latest = null;
@@ -61,7 +61,7 @@ final class ExecutionRecorder implements AfterAllCallback {
 		assertNoOverlap();
 	}
 
-	record Execution(String instance, long epoch, long startNanos, long endNanos) {
+	public record Execution(String instance, long epoch, long startNanos, long endNanos) {
 
 		@Override
 		public String toString() {

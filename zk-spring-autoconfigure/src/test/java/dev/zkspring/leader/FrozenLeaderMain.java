@@ -23,6 +23,7 @@ import org.quartz.impl.StdSchedulerFactory;
 import org.springframework.aop.framework.ProxyFactory;
 
 import dev.zkspring.client.SessionLease;
+import dev.zkspring.leader.quartz.SchedulerGate;
 
 /**
  * One instance for the multi-process freeze test, started in its own JVM from the test classpath:
@@ -62,7 +63,7 @@ public final class FrozenLeaderMain {
 		properties.setProperty("org.quartz.threadPool.threadCount", "2");
 		properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
 		Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-		new SchedulerGate(scheduler, election, RevokePolicy.STANDBY).attach();
+		new SchedulerGate(scheduler, election, ZkLeaderElection::records, RevokePolicy.STANDBY).attach();
 		long now = System.currentTimeMillis();
 		Date first = new Date((now / PERIOD_MILLIS + 1) * PERIOD_MILLIS);
 		scheduler.scheduleJob(JobBuilder.newJob(JournalJob.class).withIdentity("journal").build(),

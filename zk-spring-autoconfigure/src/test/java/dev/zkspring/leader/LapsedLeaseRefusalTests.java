@@ -24,6 +24,7 @@ import org.springframework.aop.framework.ProxyFactory;
 
 import dev.zkspring.client.FakeClockLeases;
 import dev.zkspring.client.SessionLease;
+import dev.zkspring.leader.quartz.SchedulerGate;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,7 +71,7 @@ class LapsedLeaseRefusalTests {
 		properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
 		this.scheduler = new StdSchedulerFactory(properties).getScheduler();
 		this.scheduler.addJob(JobBuilder.newJob(CountingJob.class).withIdentity("counting").storeDurably().build(), false);
-		new SchedulerGate(this.scheduler, this.election, RevokePolicy.STANDBY).attach();
+		new SchedulerGate(this.scheduler, this.election, ZkLeaderElection::records, RevokePolicy.STANDBY).attach();
 		this.election.start();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.election.isLeader() && this.scheduler.isStarted());
 		this.scheduler.triggerJob(JobKey.jobKey("counting"));

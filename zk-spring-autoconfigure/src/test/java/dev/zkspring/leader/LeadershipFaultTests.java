@@ -27,6 +27,7 @@ import org.quartz.impl.StdSchedulerFactory;
 
 import org.springframework.aop.framework.ProxyFactory;
 
+import dev.zkspring.leader.quartz.SchedulerGate;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -232,7 +233,7 @@ class LeadershipFaultTests {
 		properties.setProperty("org.quartz.threadPool.threadCount", "2");
 		properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
 		Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-		new SchedulerGate(scheduler, election, RevokePolicy.STANDBY).attach();
+		new SchedulerGate(scheduler, election, ZkLeaderElection::records, RevokePolicy.STANDBY).attach();
 		this.schedulers.add(scheduler);
 		return scheduler;
 	}

@@ -12,11 +12,11 @@ import org.quartz.JobExecutionContext;
 @DisallowConcurrentExecution
 public class RecordingJob implements InterruptableJob {
 
-	static final String RECORDER = "recorder";
+	public static final String RECORDER = "recorder";
 
-	static final String INSTANCE = "instance";
+	public static final String INSTANCE = "instance";
 
-	static final String WORK_MILLIS = "work-millis";
+	public static final String WORK_MILLIS = "work-millis";
 
 	private volatile Thread worker;
 

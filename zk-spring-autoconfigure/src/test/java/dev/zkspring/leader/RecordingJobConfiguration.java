@@ -10,12 +10,12 @@ import org.quartz.TriggerBuilder;
 import org.springframework.core.env.Environment;
 
 /** The job and trigger every simulated instance defines, as a user would with Spring Boot's Quartz. */
-final class RecordingJobConfiguration {
+public final class RecordingJobConfiguration {
 
 	private RecordingJobConfiguration() {
 	}
 
-	static JobDetail job(ExecutionRecorder recorder, Environment environment) {
+	public static JobDetail job(ExecutionRecorder recorder, Environment environment) {
 		JobDataMap data = new JobDataMap();
 		data.put(RecordingJob.RECORDER, recorder);
 		data.put(RecordingJob.INSTANCE, environment.getRequiredProperty("zk.leader.id"));
@@ -23,7 +23,7 @@ final class RecordingJobConfiguration {
 		return JobBuilder.newJob(RecordingJob.class).withIdentity("recording").usingJobData(data).storeDurably().build();
 	}
 
-	static Trigger trigger(JobDetail job, Environment environment) {
+	public static Trigger trigger(JobDetail job, Environment environment) {
 		long interval = environment.getProperty("test.interval-millis", Long.class, 100L);
 		return TriggerBuilder.newTrigger()
 			.forJob(job)

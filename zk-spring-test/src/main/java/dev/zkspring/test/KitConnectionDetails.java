@@ -4,7 +4,10 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.StringUtils;
 
 import dev.zkspring.client.ZkConnectionDetails;
@@ -16,6 +19,8 @@ import dev.zkspring.client.ZkConnectionDetails;
  * with everything the application has bound by that time (its files, test and dynamic properties).
  */
 final class KitConnectionDetails implements ZkConnectionDetails {
+
+	private static final String BEAN_NAME = "zkTestConnectionDetails";
 
 	private final ZkTestSettings settings;
 
@@ -33,6 +38,18 @@ final class KitConnectionDetails implements ZkConnectionDetails {
 		this.binder = binder;
 		this.kitConnect = kitConnect;
 		this.classLoader = classLoader;
+	}
+
+	/**
+	 * Gives the context the kit's details as a fallback bean, which the config center's early client resolves:
+	 * connection details of the application's own (a container) win, as with Boot's test database.
+	 */
+	static void registerFallback(ConfigurableApplicationContext context, ZkTestSettings settings) {
+		RootBeanDefinition details = new RootBeanDefinition(ZkConnectionDetails.class,
+				() -> new KitConnectionDetails(settings, () -> Binder.get(context.getEnvironment()),
+						() -> ZkTestRunListener.kitConnect(context.getEnvironment()), context.getClassLoader()));
+		details.setFallback(true);
+		((BeanDefinitionRegistry) context.getBeanFactory()).registerBeanDefinition(BEAN_NAME, details);
 	}
 
 	@Override

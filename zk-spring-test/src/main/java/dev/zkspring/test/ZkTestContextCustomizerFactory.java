@@ -2,9 +2,6 @@ package dev.zkspring.test;
 
 import java.util.List;
 
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
@@ -13,7 +10,6 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 
-import dev.zkspring.client.ZkConnectionDetails;
 
 /**
  * Makes a test class's {@link ZkTestSettings} part of its context's cache key (test classes with other
@@ -33,8 +29,6 @@ class ZkTestContextCustomizerFactory implements ContextCustomizerFactory {
 	/** The settings are the key: records compare by value. */
 	private record Customizer(ZkTestSettings settings) implements ContextCustomizer {
 
-		private static final String DETAILS_BEAN_NAME = "zkTestConnectionDetails";
-
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 			// above the test's own properties, which Boot's test loader adds after the kit's
@@ -43,12 +37,7 @@ class ZkTestContextCustomizerFactory implements ContextCustomizerFactory {
 			if (kit != null) {
 				sources.addFirst(kit);
 			}
-			// a fallback: connection details of the application's own (a container) win, as with Boot's test database
-			RootBeanDefinition details = new RootBeanDefinition(ZkConnectionDetails.class,
-					() -> new KitConnectionDetails(this.settings, () -> Binder.get(context.getEnvironment()),
-							() -> ZkTestRunListener.kitConnect(context.getEnvironment()), context.getClassLoader()));
-			details.setFallback(true);
-			((BeanDefinitionRegistry) context.getBeanFactory()).registerBeanDefinition(DETAILS_BEAN_NAME, details);
+			KitConnectionDetails.registerFallback(context, this.settings);
 			ZkTestConfig testConfig = new ZkTestConfig(context);
 			context.getBeanFactory().registerSingleton(ZkTestConfig.BEAN_NAME, testConfig);
 			context.addApplicationListener(testConfig.rejections());

@@ -10,6 +10,7 @@ import org.springframework.boot.bootstrap.BootstrapRegistry.InstanceSupplier;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.MergedAnnotations;
@@ -28,7 +29,8 @@ import dev.zkspring.test.AutoConfigureZooKeeper.Replace;
  * gives the import its {@link KitConnectionDetails} (which seed the documents) in Boot's bootstrap registry.
  * Acts only on applications the Spring TestContext framework starts ({@code @SpringBootTest} and
  * the slices: Boot's test loader makes the test class, annotated {@code @BootstrapWith}, the main
- * class); an application a test starts by hand is left alone. Registered in {@code META-INF/spring.factories}.
+ * class), and on applications a test starts itself while a {@link ServeStartedApplications} class runs;
+ * any other application is left alone. Registered in {@code META-INF/spring.factories}.
  */
 class ZkTestRunListener implements SpringApplicationRunListener, Ordered {
 
@@ -61,16 +63,33 @@ class ZkTestRunListener implements SpringApplicationRunListener, Ordered {
 
 	@Override
 	public void environmentPrepared(ConfigurableBootstrapContext bootstrapContext, ConfigurableEnvironment environment) {
-		Class<?> testClass = this.application.getMainApplicationClass();
-		if (!isSpringTest(testClass) || !environment.getProperty("zk.enabled", Boolean.class, true)) {
+		if (!environment.getProperty("zk.enabled", Boolean.class, true)) {
 			return;
 		}
-		ZkTestSettings settings = ZkTestSettings.of(testClass);
+		Class<?> testClass = this.application.getMainApplicationClass();
+		if (isSpringTest(testClass)) {
+			ZkTestSettings settings = ZkTestSettings.of(testClass);
+			serve(bootstrapContext, environment, settings,
+					(settings.replace() == Replace.ANY) ? SharedZooKeeper.newChroot() : null);
+			return;
+		}
+		StartedApplications.Served served = StartedApplications.current();
+		if (served != null) {
+			ZkTestSettings settings = served.settingsForNextStart();
+			serve(bootstrapContext, environment, settings, served.connect());
+			// what the TestContext framework's customizer does for a test context (ZkTestContextCustomizerFactory)
+			this.application.addInitializers(new DetailsInitializer(settings));
+		}
+	}
+
+	/** Points the application at {@code connect} (the kit's chroot, or the configured one when null). */
+	private void serve(ConfigurableBootstrapContext bootstrapContext, ConfigurableEnvironment environment,
+			ZkTestSettings settings, @Nullable String connect) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		// never read a developer's leftover snapshot, never leave one behind
 		properties.put("zk.config.snapshot-enabled", "false");
-		if (settings.replace() == Replace.ANY) {
-			properties.put("zk.connect", SharedZooKeeper.newChroot());
+		if (connect != null) {
+			properties.put("zk.connect", connect);
 			properties.put("zk.embedded.enabled", "false");
 			properties.put("zk.ssl.enabled", "false");
 			properties.put("zk.leader.takeover-delay", "0s");
@@ -86,6 +105,22 @@ class ZkTestRunListener implements SpringApplicationRunListener, Ordered {
 	@Override
 	public void contextPrepared(ConfigurableApplicationContext context) {
 		SharedZooKeeper.announceOnce();
+	}
+
+	/** Registers the kit's connection details before the config center's initializer reads them. */
+	private record DetailsInitializer(ZkTestSettings settings)
+			implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
+
+		@Override
+		public void initialize(ConfigurableApplicationContext context) {
+			KitConnectionDetails.registerFallback(context, this.settings);
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
 	}
 
 }

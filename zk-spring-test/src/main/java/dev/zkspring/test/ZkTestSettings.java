@@ -36,6 +36,11 @@ record ZkTestSettings(Replace replace, List<Document> documents) {
 		return new ZkTestSettings((zooKeeper != null) ? zooKeeper.replace() : Replace.ANY, documents);
 	}
 
+	/** The same choice of ZooKeeper with nothing to seed. */
+	ZkTestSettings withoutDocuments() {
+		return new ZkTestSettings(this.replace, List.of());
+	}
+
 	/** Write the documents where the application will read them: its ensemble, namespace and root. */
 	void seed(Binder binder, String connect, @Nullable ClassLoader classLoader) {
 		if (this.documents.isEmpty()) {

@@ -5,8 +5,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.zkspring.test.ServeStartedApplications;
 import dev.zkspring.test.ZkConfig;
 import dev.zkspring.test.ZkTestConfig;
 import dev.zkspring.test.ZooKeeperExtension;
@@ -43,6 +46,23 @@ class TestingSnippets {
 		}
 	}
 	// end::orders-tests[]
+
+	static class OrdersApplication {
+	}
+
+	// tag::started-applications[]
+	@ServeStartedApplications                                               // the kit serves SpringApplication.run too
+	@ZkConfig(context = "orders", json = "{\"limits\":{\"max\":5}}")
+	class OrdersSmokeTests {
+
+		@Test
+		void startsAsInProduction() {
+			try (ConfigurableApplicationContext context = SpringApplication.run(OrdersApplication.class)) {
+				assertThat(context.getEnvironment().getProperty("limits.max")).isEqualTo("5");
+			}
+		}
+	}
+	// end::started-applications[]
 
 	class FaultTests {
 

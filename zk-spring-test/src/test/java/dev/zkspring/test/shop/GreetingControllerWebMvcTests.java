@@ -1,5 +1,6 @@
 package dev.zkspring.test.shop;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -8,6 +9,10 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.test.web.servlet.MockMvc;
 
 import dev.zkspring.config.PlantStaleSnapshot;
+import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.refresh.RefreshTargetRecorder;
+import dev.zkspring.refresh.ZkRefresher;
 import dev.zkspring.test.ZkConfig;
 import dev.zkspring.test.ZkTestConfig;
 
@@ -34,6 +39,17 @@ class GreetingControllerWebMvcTests {
 		this.mvc.perform(get("/greeting")).andExpect(content().string("from-zk-in-a-slice"));
 		assertThat(this.zkConfig.get("shop")).contains("{\"shop\":{\"greeting\":\"from-zk-in-a-slice\"}}");
 		assertThat(PlantStaleSnapshot.snapshotDirectory()).containsExactly(PlantStaleSnapshot.file());
+	}
+
+	@Test
+	void theSliceHasNoneOfZkSpringsAutoConfiguredBeansAsDocsTestingSays() {
+		// docs/testing.md, Slices: no lock template (so @ZkLock runs unlocked), no election, no rebinding
+		assertThat(this.context.getBeanNamesForType(ZkLockTemplate.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(ZkLeaderElection.class)).isEmpty();
+		// the config center's client is there: it loaded the configuration
+		assertThat(this.context.getBeanNamesForType(CuratorFramework.class)).hasSize(1);
+		assertThat(this.context.getBeanNamesForType(ZkRefresher.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(RefreshTargetRecorder.class)).isEmpty();
 	}
 
 	@Test

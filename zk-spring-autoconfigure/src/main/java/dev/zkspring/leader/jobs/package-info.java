@@ -1,0 +1,19 @@
+/**
+ * This package is internal: not API, it may change in any release. Leader-gated jobs as operators run them,
+ * behind their public entry point {@code dev.zkspring.leader.ZkJobs}
+ * ({@link dev.zkspring.leader.jobs.JobOperations} does the work): schedules and pauses from
+ * {@code zk.quartz.jobs.*} ({@link dev.zkspring.leader.jobs.JobSchedules}), run, pause and resume requests
+ * and their answers ({@link dev.zkspring.leader.jobs.JobRequests}), carried out once by the leader of the
+ * job's election ({@link dev.zkspring.leader.jobs.JobLeaders}, {@link dev.zkspring.leader.jobs.RequestConsumer}),
+ * each job's recent runs ({@link dev.zkspring.leader.jobs.JobHistory}) and the endpoint's view of them
+ * ({@link dev.zkspring.leader.jobs.JobViews}); all kept beside the application's latch node.
+ * <p>
+ * May use: {@code dev.zkspring.leader.group}, the election ({@code dev.zkspring.leader}: its public API
+ * only, never its entry points {@code ZkJobs}, {@code ZkLeaderGroups}, {@code LeaderGatedSchedulerFactoryBean}
+ * and {@code LeaderGatedSchedulerCustomizer}), {@code dev.zkspring.leader.term}, {@code dev.zkspring.client};
+ * never {@code dev.zkspring.leader.quartz}.
+ */
+@NullMarked
+package dev.zkspring.leader.jobs;
+
+import org.jspecify.annotations.NullMarked;

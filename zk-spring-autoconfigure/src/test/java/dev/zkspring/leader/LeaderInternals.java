@@ -1,0 +1,43 @@
+package dev.zkspring.leader;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.zkspring.leader.jobs.JobOperations;
+import dev.zkspring.leader.term.LeaderRecords;
+import dev.zkspring.leader.term.Term;
+
+/**
+ * For the tests of the parts above the election (Quartz gate, jobs, groups): what the election's and the
+ * job operations' entry points hand those parts and keep from applications, the package-private seams.
+ */
+public final class LeaderInternals {
+
+	private LeaderInternals() {
+	}
+
+	/** The records the election keeps in ZooKeeper, with their test hooks. */
+	public static LeaderRecords records(ZkLeaderElection election) {
+		return election.records();
+	}
+
+	/** Hand leadership over gracefully and stay in the election; false when not leading or already doing so. */
+	public static boolean stepBack(ZkLeaderElection election) {
+		return election.stepBack();
+	}
+
+	/** Run a task on the election's leadership thread, after what is queued there. */
+	public static void inOrder(ZkLeaderElection election, Runnable task) {
+		election.inOrder(task);
+	}
+
+	/** The term granted now, whether or not its lease is valid now; {@code null} while none. */
+	public static @Nullable Term term(ZkLeaderElection election) {
+		return election.term();
+	}
+
+	/** What the Quartz gate drives behind the public {@link ZkJobs}. */
+	public static JobOperations operations(ZkJobs jobs) {
+		return jobs.operations();
+	}
+
+}
