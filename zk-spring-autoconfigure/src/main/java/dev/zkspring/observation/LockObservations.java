@@ -39,7 +39,7 @@ final class LockObservations implements ZkLockInstrumentation {
 		if (this.registry.isNoop()) {
 			return Attempt.NONE;
 		}
-		String modeName = mode.name().toLowerCase(Locale.ROOT);
+		String modeName = mode.name();
 		ZkLockAcquisitionContext context = new ZkLockAcquisitionContext(name, modeName);
 		Observation observation = Observation
 			.createNotStarted(this.acquisitionConvention, DEFAULT_ACQUISITION, () -> context, this.registry)

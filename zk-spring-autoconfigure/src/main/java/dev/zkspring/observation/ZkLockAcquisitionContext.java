@@ -14,7 +14,7 @@ public class ZkLockAcquisitionContext extends Observation.Context {
 	/**
 	 * Create the context.
 	 * @param lockName the lock's declared name (key expression, method, or {@code template}), never the key
-	 * @param mode mutex, read or write
+	 * @param mode MUTEX, READ or WRITE (as the endpoint and the zk.lock meters name it)
 	 */
 	public ZkLockAcquisitionContext(String lockName, String mode) {
 		this.lockName = lockName;

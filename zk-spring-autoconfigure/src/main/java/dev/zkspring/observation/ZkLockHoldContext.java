@@ -14,7 +14,7 @@ public class ZkLockHoldContext extends Observation.Context {
 	/**
 	 * Create the context.
 	 * @param lockName the lock's declared name, never the key
-	 * @param mode mutex, read or write
+	 * @param mode MUTEX, READ or WRITE (as the endpoint and the zk.lock meters name it)
 	 */
 	public ZkLockHoldContext(String lockName, String mode) {
 		this.lockName = lockName;
