@@ -1,5 +1,6 @@
 package dev.zkspring.actuate;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,9 @@ public final class ZkRequestMetrics extends AdvancedTracerDriver implements Mete
 			Map.entry("ReconfigBuilderImpl", "reconfig"), Map.entry("multi", "multi"), Map.entry("exists", "exists"),
 			Map.entry("getData", "getData"), Map.entry("getChildren", "getChildren"));
 
+	/** Events listed at 0 from the start: the client connects before the registry exists. */
+	private static final List<String> ZERO_EVENTS = List.of("syncconnected", "disconnected", "expired", "session-expired");
+
 	private final CompositeMeterRegistry meters = new CompositeMeterRegistry();
 
 	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -66,9 +70,13 @@ public final class ZkRequestMetrics extends AdvancedTracerDriver implements Mete
 		return metrics;
 	}
 
+	/** Joins the registry, then registers the main connection events at 0, so {@code increase()} sees the first. */
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.meters.add(registry);
+		for (String event : ZERO_EVENTS) {
+			events(event);
+		}
 	}
 
 	@Override
@@ -90,17 +98,20 @@ public final class ZkRequestMetrics extends AdvancedTracerDriver implements Mete
 
 	@Override
 	public void addEvent(EventTrace trace) {
-		String event = trace.getName().toLowerCase(Locale.ROOT);
-		this.counters.computeIfAbsent(event, (key) -> Counter.builder("zk.client.events")
-			.description("Connection events of the client (syncconnected, disconnected, expired, session-expired...)")
-			.tag("event", event)
-			.register(this.meters)).increment();
+		events(trace.getName().toLowerCase(Locale.ROOT)).increment();
 		if (this.previous instanceof AdvancedTracerDriver advanced) {
 			advanced.addEvent(trace);
 		}
 		else if (!(this.previous instanceof DefaultTracerDriver)) {
 			this.previous.addCount(trace.getName(), 1);
 		}
+	}
+
+	private Counter events(String event) {
+		return this.counters.computeIfAbsent(event, (key) -> Counter.builder("zk.client.events")
+			.description("Connection events of the client (syncconnected, disconnected, expired, session-expired...)")
+			.tag("event", event)
+			.register(this.meters));
 	}
 
 	static String operation(String traceName) {
