@@ -28,7 +28,7 @@ class PublicApiTests {
 	static final String INTERNAL_MARK = "This package is internal";
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource({ "zk-spring-autoconfigure, dev.zkspring.autoconfigure.ZkProperties",
+	@CsvSource({ "zk-spring-autoconfigure, dev.zkspring.client.ZkClientProperties",
 			"zk-spring-test, dev.zkspring.test.ZkTestConfig",
 			"zk-spring-test-zookeeper, dev.zkspring.test.ZooKeeperExtension",
 			"zk-spring-cli, dev.zkspring.cli.ZkSpringCli" })

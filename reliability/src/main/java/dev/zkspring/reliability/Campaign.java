@@ -19,6 +19,10 @@ import java.util.concurrent.TimeUnit;
  * java -jar reliability/target/reliability.jar [--quick] [--seed=N] [--minutes=M]
  * </pre>
  * The last line is {@code reliability: N faults injected, M violations}; the exit status is 1 when M &gt; 0.
+ * <p>
+ * Over 300 lines because it is the campaign's script, read top to bottom: each fault is injected and
+ * healed in one place, with the convergence it must reach afterwards; the checkers, faults, processes and
+ * links have files of their own.
  */
 public final class Campaign {
 

@@ -22,6 +22,7 @@ import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.ZkLeaderProperties;
 
 /**
  * Checks {@code zk.leader.groups} and {@code zk.leader.max-groups} and builds the groups' elections, each
@@ -33,8 +34,8 @@ final class LeaderGroupsSettings {
 	}
 
 	/** The {@code zk.leader} settings as bound from the environment, before any bean exists. */
-	static ZkProperties.Leader bind(Environment environment) {
-		return Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class);
+	static ZkLeaderProperties bind(Environment environment) {
+		return Binder.get(environment).bindOrCreate(ZkLeaderProperties.PREFIX, ZkLeaderProperties.class);
 	}
 
 	/** The application's elections followed by those of its leader groups, for the endpoint and the fleet view. */
@@ -55,7 +56,7 @@ final class LeaderGroupsSettings {
 	}
 
 	/** The groups' job names, blanks dropped, after checking every name; fails naming the key. */
-	static Map<String, List<String>> check(ZkProperties.Leader leader) {
+	static Map<String, List<String>> check(ZkLeaderProperties leader) {
 		Integer max = leader.getMaxGroups();
 		if (max != null && max < 1) {
 			throw new ZkStartupException("zk.leader.max-groups is " + max + ": an instance must be able to lead at least one group.",
@@ -89,7 +90,7 @@ final class LeaderGroupsSettings {
 		return groups;
 	}
 
-	static @Nullable ZkLeaderGroups create(CuratorFramework client, @Nullable SessionLease lease, ZkProperties.Leader leader,
+	static @Nullable ZkLeaderGroups create(CuratorFramework client, @Nullable SessionLease lease, ZkLeaderProperties leader,
 			String latchPath, Supplier<String> participantId) {
 		Map<String, List<String>> groups = check(leader);
 		if (groups.isEmpty()) {

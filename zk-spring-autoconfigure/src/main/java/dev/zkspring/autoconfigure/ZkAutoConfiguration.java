@@ -1,5 +1,7 @@
 package dev.zkspring.autoconfigure;
 
+import java.util.List;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +19,14 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkClientProperties;
 import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkConnectionStateEventPublisher;
+import dev.zkspring.config.ZkConfigProperties;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
+import dev.zkspring.embedded.ZkEmbeddedProperties;
+import dev.zkspring.leader.ZkLeaderProperties;
+import dev.zkspring.lock.ZkLockProperties;
 
 /**
  * The application's one started {@link CuratorFramework}, connected to {@code zk.connect} or to the
@@ -29,7 +36,8 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
 @AutoConfiguration
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(ZkProperties.class)
+@EnableConfigurationProperties({ ZkClientProperties.class, ZkEmbeddedProperties.class, ZkConfigProperties.class,
+		ZkLockProperties.class, ZkLeaderProperties.class })
 public final class ZkAutoConfiguration {
 
 	@Bean
@@ -46,12 +54,17 @@ public final class ZkAutoConfiguration {
 		return SessionLease.start(client);
 	}
 
-	static CuratorFramework startedClient(ZkProperties properties, @Nullable String connectString,
-			ObjectProvider<CuratorFrameworkCustomizer> customizers) {
-		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), connectString,
-				customizers.orderedStream().toList());
+	static CuratorFramework startedClient(ZkClientProperties properties, ZkLockProperties lock, ZkLeaderProperties leader,
+			@Nullable String connectString, ObjectProvider<CuratorFrameworkCustomizer> customizers) {
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(recordRoots(lock, leader)),
+				connectString, customizers.orderedStream().toList());
 		ZkClientFactory.start(client, properties.getConnectionTimeout());
 		return client;
+	}
+
+	/** Below these a repair of ACLs removes what others created (holder nodes, records) instead of adopting it. */
+	static List<String> recordRoots(ZkLockProperties lock, ZkLeaderProperties leader) {
+		return List.of(lock.getRoot(), leader.getRoot());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -60,11 +73,12 @@ public final class ZkAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean
-		CuratorFramework curatorFramework(ZkProperties properties, ObjectProvider<ZkConnectionDetails> connectionDetails,
+		CuratorFramework curatorFramework(ZkClientProperties properties, ZkLockProperties lock,
+				ZkLeaderProperties leader, ObjectProvider<ZkConnectionDetails> connectionDetails,
 				ObjectProvider<CuratorFrameworkCustomizer> customizers) {
 			ZkConnectionDetails details = connectionDetails.getIfAvailable();
-			return startedClient(properties, (details != null) ? details.getConnectString() : properties.getConnect(),
-					customizers);
+			return startedClient(properties, lock, leader,
+					(details != null) ? details.getConnectString() : properties.getConnect(), customizers);
 		}
 
 	}
@@ -76,8 +90,7 @@ public final class ZkAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean
-		EmbeddedZooKeeper zkEmbeddedServer(ZkProperties properties, ConfigurableEnvironment environment) {
-			ZkProperties.Embedded embedded = properties.getEmbedded();
+		EmbeddedZooKeeper zkEmbeddedServer(ZkEmbeddedProperties embedded, ConfigurableEnvironment environment) {
 			EmbeddedZooKeeper server = EmbeddedZooKeeper.start(embedded.getPort(), embedded.getDataDir());
 			server.publishConnectString(environment);
 			return server;
@@ -85,9 +98,9 @@ public final class ZkAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean
-		CuratorFramework curatorFramework(ZkProperties properties, EmbeddedZooKeeper server,
-				ObjectProvider<CuratorFrameworkCustomizer> customizers) {
-			return startedClient(properties, server.connectString(), customizers);
+		CuratorFramework curatorFramework(ZkClientProperties properties, ZkLockProperties lock,
+				ZkLeaderProperties leader, EmbeddedZooKeeper server, ObjectProvider<CuratorFrameworkCustomizer> customizers) {
+			return startedClient(properties, lock, leader, server.connectString(), customizers);
 		}
 
 	}

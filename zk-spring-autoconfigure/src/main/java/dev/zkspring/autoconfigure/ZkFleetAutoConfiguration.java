@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
 
@@ -20,8 +21,10 @@ import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.fleet.ZkFleetProperties;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
@@ -35,17 +38,19 @@ import dev.zkspring.lock.ZkLockTemplate;
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.fleet.enabled", matchIfMissing = true)
 @ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties({ ZkFleetProperties.class, ZkLeaderProperties.class })
 public final class ZkFleetAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkFleet zkFleet(CuratorFramework client, ZkProperties properties, ConfigurableEnvironment environment,
+	ZkFleet zkFleet(CuratorFramework client, ZkFleetProperties properties, ZkLeaderProperties leader,
+			ConfigurableEnvironment environment,
 			ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkLeaderGroups> groups,
 			ObjectProvider<ZkConfigStatus> configStatus, ObjectProvider<InstanceId> loadedAs) {
 		ZkLeaderElection election = elections.getIfUnique();
 		Supplier<String> id = () -> (election != null) ? election.participantId()
-				: loadedAs.getIfAvailable(() -> InstanceId.of(properties.getLeader().getId(), environment)).value();
-		return new ZkFleet(client, fleetPath(properties.getFleet().getRoot(), environment), id, environment,
+				: loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment)).value();
+		return new ZkFleet(client, fleetPath(properties.getRoot(), environment), id, environment,
 				lockTemplates.orderedStream().toList(), LeaderGroupsSettings.withGroups(elections, groups), configStatus.getIfAvailable());
 	}
 

@@ -17,7 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -31,6 +31,7 @@ import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.ZkLeaderProperties;
 
 /**
  * Leader election for the application's group at {@code {zk.leader.root}/{zk.leader.group}}, and
@@ -41,6 +42,7 @@ import dev.zkspring.leader.ZkLeaderGroups;
 @ConditionalOnClass({ CuratorFramework.class, LeaderLatch.class })
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
 @ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLeaderProperties.class)
 public final class ZkLeaderAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
@@ -52,7 +54,7 @@ public final class ZkLeaderAutoConfiguration {
 		static BeanFactoryPostProcessor zkLeaderGroupCheck(Environment environment) {
 			return (beanFactory) -> {
 				if (beanFactory.containsBeanDefinition("zkLeaderElection")) {
-					ZkProperties.Leader leader = Binder.get(environment).bindOrCreate("zk.leader", ZkProperties.Leader.class);
+					ZkLeaderProperties leader = LeaderGroupsSettings.bind(environment);
 					latchPath(leader, environment);
 					LeaderGroupsSettings.check(leader);
 				}
@@ -62,8 +64,7 @@ public final class ZkLeaderAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ZkLeaderElection zkLeaderElection(CuratorFramework client, ObjectProvider<SessionLease> lease,
-				ZkProperties properties, Environment environment, ObjectProvider<InstanceId> loadedAs) {
-			ZkProperties.Leader leader = properties.getLeader();
+				ZkLeaderProperties leader, Environment environment, ObjectProvider<InstanceId> loadedAs) {
 			// the id the configuration was loaded as, so a canary's set and the fleet name this instance alike
 			Supplier<String> participantId = participantId(leader, environment, loadedAs);
 			SessionLease shared = lease.getIfUnique();
@@ -77,9 +78,8 @@ public final class ZkLeaderAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		@Conditional(LeaderGroupsSettings.Configured.class)
-		ZkLeaderGroups zkLeaderGroups(CuratorFramework client, ObjectProvider<SessionLease> lease, ZkProperties properties,
+		ZkLeaderGroups zkLeaderGroups(CuratorFramework client, ObjectProvider<SessionLease> lease, ZkLeaderProperties leader,
 				Environment environment, ObjectProvider<InstanceId> loadedAs) {
-			ZkProperties.Leader leader = properties.getLeader();
 			return LeaderGroupsSettings.create(client, lease.getIfUnique(), leader, latchPath(leader, environment),
 					participantId(leader, environment, loadedAs));
 		}
@@ -121,12 +121,12 @@ public final class ZkLeaderAutoConfiguration {
 
 	}
 
-	static Supplier<String> participantId(ZkProperties.Leader leader, Environment environment,
+	static Supplier<String> participantId(ZkLeaderProperties leader, Environment environment,
 			ObjectProvider<InstanceId> loadedAs) {
 		return () -> loadedAs.getIfAvailable(() -> InstanceId.of(leader.getId(), environment)).value();
 	}
 
-	static String latchPath(ZkProperties.Leader leader, Environment environment) {
+	static String latchPath(ZkLeaderProperties leader, Environment environment) {
 		String root = leader.getRoot();
 		try {
 			PathUtils.validatePath(root);

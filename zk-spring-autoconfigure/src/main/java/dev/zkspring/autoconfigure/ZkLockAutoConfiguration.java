@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
@@ -22,6 +23,7 @@ import org.springframework.core.env.Environment;
 
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.lock.ZkLockAnnotationSupport;
+import dev.zkspring.lock.ZkLockProperties;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
@@ -33,18 +35,14 @@ import dev.zkspring.lock.ZkLockTemplate;
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.lock.enabled", matchIfMissing = true)
 @ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockAutoConfiguration {
 
 	@Bean(destroyMethod = "destroy")
 	@ConditionalOnMissingBean
-	ZkLockTemplate zkLockTemplate(CuratorFramework client, SessionLease zkSessionLease, ZkProperties properties,
+	ZkLockTemplate zkLockTemplate(CuratorFramework client, SessionLease zkSessionLease, ZkLockProperties properties,
 			ApplicationEventPublisher publisher) {
-		return new ZkLockTemplate(client, zkSessionLease, settings(properties.getLock()), publisher);
-	}
-
-	static ZkLockTemplate.Settings settings(ZkProperties.Lock lock) {
-		return new ZkLockTemplate.Settings(lock.getRoot(), lock.getDefaultWait(), lock.getMaxLocalHandoffs(),
-				lock.isInterruptOnLoss());
+		return new ZkLockTemplate(client, zkSessionLease, properties.toSettings(), publisher);
 	}
 
 	@Bean

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
@@ -17,6 +18,7 @@ import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.ZkLeaderGroups;
+import dev.zkspring.leader.ZkQuartzProperties;
 
 /**
  * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not
@@ -30,21 +32,21 @@ import dev.zkspring.leader.ZkLeaderGroups;
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.quartz.leader-gated", matchIfMissing = true)
 @ConditionalOnBean(ZkLeaderElection.class)
+@EnableConfigurationProperties(ZkQuartzProperties.class)
 public final class ZkQuartzAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkProperties properties,
+	ZkJobs zkJobs(ZkLeaderElection election, ObjectProvider<ZkLeaderGroups> groups, ZkQuartzProperties quartz,
 			Environment environment) {
-		ZkProperties.Quartz quartz = properties.getQuartz();
 		return new ZkJobs(election, groups.getIfUnique(), environment, quartz.getHistorySize(), quartz.getRequestTimeout());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderGatedSchedulerCustomizer zkLeaderGatedSchedulerCustomizer(ZkLeaderElection election,
-			ZkProperties properties, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkLeaderGroups> groups) {
-		return new LeaderGatedSchedulerCustomizer(election, properties.getQuartz().getOnRevoke(), jobs.getIfUnique(),
+			ZkQuartzProperties quartz, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkLeaderGroups> groups) {
+		return new LeaderGatedSchedulerCustomizer(election, quartz.getOnRevoke(), jobs.getIfUnique(),
 				groups.getIfUnique());
 	}
 

@@ -6,12 +6,14 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 import dev.zkspring.config.ZkConfigApplier;
 import dev.zkspring.refresh.ConsistentReads;
 import dev.zkspring.refresh.RefreshTargetRecorder;
 import dev.zkspring.refresh.ZkConfigListenerMethods;
+import dev.zkspring.refresh.ZkRefreshProperties;
 import dev.zkspring.refresh.ZkRefresher;
 
 /**
@@ -24,6 +26,7 @@ import dev.zkspring.refresh.ZkRefresher;
 @ConditionalOnBooleanProperty(name = "zk.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.config.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "zk.refresh.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ZkRefreshProperties.class)
 public final class ZkRefreshAutoConfiguration {
 
 	@Bean

@@ -1,6 +1,7 @@
 /**
- * {@link dev.zkspring.autoconfigure.ZkProperties} and the auto-configuration classes, nothing else:
- * each capability's machinery lives in its own package and is wired from here.
+ * The auto-configuration classes, nothing else: each capability's machinery, and the
+ * {@code @ConfigurationProperties} class of its {@code zk.*} settings, live in its own package and are
+ * wired from here.
  */
 @NullMarked
 package dev.zkspring.autoconfigure;

@@ -30,6 +30,10 @@ import org.apache.zookeeper.KeeperException;
  * the handle did not change between the request and its reply.
  * <p>
  * One lease per client: the auto-configuration makes it a bean, every feature uses that one.
+ * <p>
+ * Over 300 lines because the lease's state, the renewal thread that keeps it and the listeners it tells
+ * share one lock and one clock; the public {@link Stamp} and {@link Listener} are nested so users find
+ * them with the lease.
  */
 public final class SessionLease implements AutoCloseable {
 

@@ -4,6 +4,7 @@
  * ACLs on the nodes it owns ({@link dev.zkspring.client.OwnedPaths}), TLS.
  * Connection-state changes become one log line and one {@link dev.zkspring.client.ZkConnectionStateChangedEvent} each;
  * the {@link dev.zkspring.client.SessionLease} says, without a round trip, whether the session is certainly alive now.
+ * {@link dev.zkspring.client.ZkClientProperties} binds the {@code zk.*} settings of the connection.
  */
 @NullMarked
 package dev.zkspring.client;

@@ -7,9 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -41,8 +39,6 @@ final class ConfigBootstrap {
 	/** What Spring Cloud's {@code ContextRefresher} publishes once it has refreshed the Environment. */
 	private static final String ENVIRONMENT_CHANGE_EVENT = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
 
-	private static final Log runningLogger = LogFactory.getLog(ZkConfigInitializer.class);
-
 	private final ConfigSettings config;
 
 	private final ConfigContexts contexts;
@@ -54,6 +50,8 @@ final class ConfigBootstrap {
 	private final boolean requireZooKeeper;
 
 	private final @Nullable ZkConnectionDetails connectionDetails;
+
+	private final ContextRefusals refusals;
 
 	private @Nullable ConfigurableApplicationContext context;
 
@@ -79,6 +77,7 @@ final class ConfigBootstrap {
 		this.classLoader = classLoader;
 		this.logger = logger;
 		this.requireZooKeeper = requireZooKeeper;
+		this.refusals = new ContextRefusals(settings, logger);
 	}
 
 	/**
@@ -102,7 +101,7 @@ final class ConfigBootstrap {
 		InstanceId instanceId = InstanceId.resolve(environment);
 		this.instanceId = instanceId;
 		json.configure(this.contexts, maxBytes, instanceId.value());
-		json.onCanaryRejection(this::canaryRejectedAtStartup);
+		json.onCanaryRejection(this.refusals::canaryRejectedAtStartup);
 		json.decryptWith(decryption);
 		LocatorChain chain = new LocatorChain(locators);
 		SharedClient shared = SharedClient.start(this.config, this.classLoader, this.connectionDetails);
@@ -115,8 +114,8 @@ final class ConfigBootstrap {
 		LocatorChain.Located located;
 		try {
 			if (shared.connected()) {
-				json.onRejection(this::rejectedAtStartup);
-				json.onUnreadable(this::unreadableAtStartup);
+				json.onRejection(this.refusals::rejectedAtStartup);
+				json.onUnreadable(this.refusals::unreadableAtStartup);
 				located = chain.locate(environment, shared.client(), this.config.failFast(), this.logger);
 				status = new ZkConfigStatus(ZkConfigStatus.Source.ZOOKEEPER, this.contexts.highestFirst());
 				if (located.complete()) {
@@ -187,9 +186,10 @@ final class ConfigBootstrap {
 			// an empty value ({} or []) in ZooKeeper clears what the lower sources hold below that key
 			composite.cleared().hideBelow(sources, ZkConfigInitializer.PROPERTY_SOURCE_NAME);
 		}
-		loaded.json().onRejection(this::rejectedWhileRunning);
-		loaded.json().onUnreadable(ConfigBootstrap::unreadableWhileRunning);
-		loaded.json().onCanaryRejection(this::canaryRejectedWhileRunning);
+		loaded.json().onRejection((rejection, kept) -> ContextRefusals.rejectedWhileRunning(context, rejection, kept));
+		loaded.json().onUnreadable(ContextRefusals::unreadableWhileRunning);
+		loaded.json().onCanaryRejection((rejection, base) -> ContextRefusals.canaryRejectedWhileRunning(context, rejection,
+				base));
 		loaded.shared().register(context);
 		logLevels.applyKeys(LocatorChain.effective(loaded.located().sources()).keySet());
 		ZkConfigWatcher watcher = new ZkConfigWatcher(context, loaded.shared().client(), loaded.chain(), this.contexts,
@@ -267,69 +267,6 @@ final class ConfigBootstrap {
 			}
 		}
 		return decrypted;
-	}
-
-	private void rejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
-			@Nullable ZnodePropertySource kept) {
-		String description = "The configuration in znode " + rejection.znode() + " (version " + rejection.version()
-				+ ") was rejected: " + rejection.reason() + ".";
-		if (this.config.failFast()) {
-			String decryptionAction = ValueDecryption.action(rejection.reason());
-			throw new ZkStartupException(description, (decryptionAction != null) ? decryptionAction
-					: "Fix the document in " + rejection.znode() + ": one UTF-8 JSON object, at most "
-							+ this.config.maxDocumentSize() + " (zk.config.max-document-size), at most "
-							+ JsonDocumentParser.MAX_DEPTH + " levels deep. Or set zk.config.fail-fast=false to start "
-							+ "without that context.");
-		}
-		this.logger.warn(description + " Starting without that context (zk.config.fail-fast=false).");
-	}
-
-	private void unreadableAtStartup(String znode, KeeperException.Code code, @Nullable ZnodePropertySource kept) {
-		String description = "The config context znode " + znode + " cannot be read (" + code + "): "
-				+ ((code == KeeperException.Code.NOAUTH) ? "its ACL does not let this application's identity read it."
-						: "ZooKeeper refused the read.");
-		if (this.config.failFast()) {
-			throw new ZkStartupException(description, "This is an ACL/auth problem: give the identity in zk.auth.* "
-					+ "read permission on " + znode + " (setAcl), or set zk.auth.scheme and zk.auth.credentials to an "
-					+ "identity that has it; or set zk.config.fail-fast=false to start without that context.");
-		}
-		this.logger.warn(description + " Starting without that context (zk.config.fail-fast=false); the other contexts "
-				+ "are loaded, and no snapshot is written until every context can be read.");
-	}
-
-	private static void unreadableWhileRunning(String znode, KeeperException.Code code,
-			@Nullable ZnodePropertySource kept) {
-		runningLogger.warn("The config context znode " + znode + " cannot be read (" + code + ", an ACL/auth problem); "
-				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
-						: "the context stays empty")
-				+ " and the other contexts are unaffected");
-	}
-
-	private void rejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,
-			@Nullable ZnodePropertySource kept) {
-		ConfigurableApplicationContext context = Objects.requireNonNull(this.context);
-		runningLogger.warn("Rejected the configuration in znode " + rejection.znode() + " (version " + rejection.version()
-				+ "): " + rejection.reason() + "; "
-				+ ((kept != null) ? "its last good version (" + kept.getVersion() + ") stays in force"
-						: "the context stays empty"));
-		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
-				rejection.reason(), rejection.key()));
-	}
-
-	private void canaryRejectedAtStartup(JsonZnodePropertySourceLocator.Rejection rejection,
-			@Nullable ZnodePropertySource base) {
-		// a bad canary never fails the startup: the base document is there to run
-		this.logger.warn("Refused the canary in znode " + rejection.znode() + " (version " + rejection.version() + "): "
-				+ rejection.reason() + "; this instance runs the base document");
-	}
-
-	private void canaryRejectedWhileRunning(JsonZnodePropertySourceLocator.Rejection rejection,
-			@Nullable ZnodePropertySource base) {
-		ConfigurableApplicationContext context = Objects.requireNonNull(this.context);
-		runningLogger.warn("Refused the canary in znode " + rejection.znode() + " (version " + rejection.version() + "): "
-				+ rejection.reason() + "; this instance runs the base document");
-		context.publishEvent(new ZkConfigRejectedEvent(context, rejection.znode(), rejection.version(),
-				rejection.reason(), rejection.key()));
 	}
 
 	private long maxDocumentBytes() {

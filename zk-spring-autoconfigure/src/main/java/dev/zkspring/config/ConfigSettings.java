@@ -6,16 +6,18 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.util.unit.DataSize;
 
+import dev.zkspring.client.ZkClientProperties;
 import dev.zkspring.client.ZkClientSettings;
+import dev.zkspring.embedded.ZkEmbeddedProperties;
 
 /**
  * What the config center needs of {@code zk.*}, as plain values bound by this package itself
  * ({@link #bind}) before any bean exists, so it never depends on the auto-configuration's types. The
- * defaults are those of the {@code zk.*} properties (a test compares the two).
+ * defaults are those of the properties classes it binds: {@link ZkClientProperties},
+ * {@link ZkEmbeddedProperties} and {@link ZkConfigProperties}.
  * @param client how to build the client
  * @param connect {@code zk.connect}
  * @param connectionTimeout {@code zk.connection-timeout}
@@ -41,48 +43,37 @@ record ConfigSettings(ZkClientSettings client, @Nullable String connect, Duratio
 		EncryptionSettings encryption) {
 
 	/**
-	 * Bind the settings from the Environment's {@code zk.*} keys.
+	 * Bind the settings from the Environment's {@code zk.*} keys, through the same properties classes
+	 * the auto-configuration binds as beans, so their defaults are the only ones.
 	 * @return {@code null} when {@code zk.enabled} or {@code zk.config.enabled} is false
 	 */
 	static @Nullable ConfigSettings bind(Binder binder) {
-		Keys zk = new Keys(binder);
-		if (!zk.get("enabled", Boolean.class, true) || !zk.get("config.enabled", Boolean.class, true)) {
+		// the switches first, so that nothing else is bound (nor fails to bind) when the config center is off
+		if (!binder.bind(ZkClientProperties.PREFIX + ".enabled", Boolean.class)
+			.orElseGet(() -> new ZkClientProperties().isEnabled())
+				|| !binder.bind(ZkConfigProperties.PREFIX + ".enabled", Boolean.class)
+					.orElseGet(() -> new ZkConfigProperties().isEnabled())) {
 			return null;
 		}
-		Duration connectionTimeout = zk.get("connection-timeout", Duration.class, Duration.ofSeconds(10));
-		String namespace = zk.get("namespace", String.class, null);
-		ZkClientSettings client = new ZkClientSettings(namespace,
-				zk.get("session-timeout", Duration.class, Duration.ofSeconds(30)), connectionTimeout,
-				new ZkClientSettings.Retry(zk.get("retry.base-sleep", Duration.class, Duration.ofMillis(100)),
-						zk.get("retry.max-retries", Integer.class, 5),
-						zk.get("retry.max-sleep", Duration.class, Duration.ofSeconds(2))),
-				new ZkClientSettings.Auth(zk.get("auth.scheme", String.class, "digest"),
-						zk.get("auth.credentials", String.class, null), zk.get("auth.repair-acls", Boolean.class, false),
-						List.of(zk.get("lock.root", String.class, "/locks"), zk.get("leader.root", String.class, "/leader"))),
-				new ZkClientSettings.Tls(zk.get("ssl.enabled", Boolean.class, false),
-						zk.get("ssl.key-store", Path.class, null), zk.get("ssl.key-store-password", String.class, null),
-						zk.get("ssl.key-store-type", String.class, null), zk.get("ssl.trust-store", Path.class, null),
-						zk.get("ssl.trust-store-password", String.class, null),
-						zk.get("ssl.trust-store-type", String.class, null),
-						zk.get("ssl.hostname-verification", Boolean.class, true)));
-		return new ConfigSettings(client, zk.get("connect", String.class, null), connectionTimeout, namespace,
-				zk.get("embedded.enabled", Boolean.class, false), zk.get("embedded.port", Integer.class, 0),
-				zk.get("embedded.data-dir", Path.class, null), zk.get("config.root", String.class, "/config"),
-				zk.get("config.default-context", String.class, "application"),
-				zk.get("config.name", String.class, null), zk.get("config.profile-separator", String.class, ","),
-				zk.get("config.fail-fast", Boolean.class, true), zk.get("config.watch", Boolean.class, true),
-				zk.get("config.snapshot-dir", Path.class, null), zk.get("config.snapshot-enabled", Boolean.class, true),
-				zk.get("config.max-document-size", DataSize.class, DataSize.ofMegabytes(1)),
-				EncryptionSettings.bind(binder));
+		ZkClientProperties zk = binder.bindOrCreate(ZkClientProperties.PREFIX, ZkClientProperties.class);
+		ZkEmbeddedProperties embedded = binder.bindOrCreate(ZkEmbeddedProperties.PREFIX, ZkEmbeddedProperties.class);
+		ZkConfigProperties config = binder.bindOrCreate(ZkConfigProperties.PREFIX, ZkConfigProperties.class);
+		return new ConfigSettings(zk.toClientSettings(recordRoots(binder)), zk.getConnect(), zk.getConnectionTimeout(),
+				zk.getNamespace(), embedded.isEnabled(), embedded.getPort(), embedded.getDataDir(), config.getRoot(),
+				config.getDefaultContext(), config.getName(), config.getProfileSeparator(), config.isFailFast(),
+				config.isWatch(), config.getSnapshotDir(), config.isSnapshotEnabled(), config.getMaxDocumentSize(),
+				EncryptionSettings.of(config.getEncryption()));
 	}
 
-	/** One {@code zk.*} key at a time, with its default. */
-	private record Keys(Binder binder) {
-
-		<T> T get(String key, Class<T> type, @Nullable T fallback) {
-			return this.binder.bind("zk." + key, Bindable.of(type)).orElse(fallback);
-		}
-
+	/**
+	 * {@code zk.lock.root} and {@code zk.leader.root}, which the client needs before any bean exists (a
+	 * repair of ACLs removes what others created below them). Their classes ({@code ZkLockProperties},
+	 * {@code ZkLeaderProperties}) are out of this package's reach (the leader package listens to this
+	 * one's events), so these two defaults are the one pair written twice; ConfigSettingsTests compares them.
+	 */
+	private static List<String> recordRoots(Binder binder) {
+		return List.of(binder.bind("zk.lock.root", String.class).orElse("/locks"),
+				binder.bind("zk.leader.root", String.class).orElse("/leader"));
 	}
 
 }

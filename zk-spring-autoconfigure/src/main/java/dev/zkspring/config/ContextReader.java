@@ -32,6 +32,10 @@ import org.jspecify.annotations.Nullable;
  * within the limit is not read but reported. When several batches were needed, every node is looked
  * at again: if none changed since it was read, all documents held together at one point of the
  * ensemble's history (else it reads again, up to three times).
+ * <p>
+ * Just over 300 lines: planning the batches, reading them and checking that they hold together are
+ * one protocol over one client's packet limit and the sizes it remembers; split, each part would need
+ * the others' state.
  */
 final class ContextReader {
 

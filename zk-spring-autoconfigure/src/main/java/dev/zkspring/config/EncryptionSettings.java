@@ -12,8 +12,6 @@ import javax.crypto.SecretKey;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.util.ResourceUtils;
 
 import dev.zkspring.client.ZkStartupException;
@@ -36,23 +34,14 @@ record EncryptionSettings(@Nullable String key, Map<String, String> keys, @Nulla
 		@Nullable String keyStorePassword, @Nullable String keyStoreAlias, String keyStoreType,
 		@Nullable String keyPassword, boolean acceptUnboundValues) {
 
-	private static final String PREFIX = "zk.config.encryption.";
+	private static final String PREFIX = ZkConfigProperties.PREFIX + ".encryption.";
 
-	static final EncryptionSettings NONE = new EncryptionSettings(null, Map.of(), null, null, null, "PKCS12", null,
-			true);
-
-	static EncryptionSettings bind(Binder binder) {
-		return new EncryptionSettings(string(binder, "key"),
-				new TreeMap<>(binder.bind(PREFIX + "keys", Bindable.mapOf(String.class, String.class)).orElse(Map.of())),
-				string(binder, "key-store.location"), string(binder, "key-store.password"),
-				string(binder, "key-store.alias"),
-				binder.bind(PREFIX + "key-store.type", String.class).orElse("PKCS12"),
-				string(binder, "key-store.key-password"),
-				binder.bind(PREFIX + "accept-unbound-values", Boolean.class).orElse(true));
-	}
-
-	private static @Nullable String string(Binder binder, String key) {
-		return binder.bind(PREFIX + key, String.class).orElse(null);
+	/** The values of the bound {@code zk.config.encryption.*} properties, key ids in order. */
+	static EncryptionSettings of(ZkEncryptionProperties encryption) {
+		ZkEncryptionProperties.KeyStore store = encryption.getKeyStore();
+		return new EncryptionSettings(encryption.getKey(), new TreeMap<>(encryption.getKeys()), store.getLocation(),
+				store.getPassword(), store.getAlias(), store.getType(), store.getKeyPassword(),
+				encryption.isAcceptUnboundValues());
 	}
 
 	/**

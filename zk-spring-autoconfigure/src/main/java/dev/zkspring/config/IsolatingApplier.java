@@ -90,7 +90,7 @@ final class IsolatingApplier {
 	}
 
 	private ZkConfigCandidate candidate(List<PropertySource<?>> current, List<PropertySource<?>> sources) {
-		List<ZkConfigChange> changes = ZkConfigWatcher.diff(LocatorChain.effective(current),
+		List<ZkConfigChange> changes = ZkConfigChange.between(LocatorChain.effective(current),
 				LocatorChain.effective(sources));
 		return new ZkConfigCandidate(this.environment, current, sources, changes, this.swap);
 	}

@@ -1,5 +1,12 @@
 package dev.zkspring.config;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,6 +22,27 @@ public record ZkConfigChange(String key, Type type, @Nullable Object oldValue, @
 	@Override
 	public String toString() {
 		return this.type + " " + this.key;
+	}
+
+	/** The keys added, changed or removed between two effective maps of the config center, sorted by key. */
+	static List<ZkConfigChange> between(Map<String, @Nullable Object> before, Map<String, @Nullable Object> after) {
+		List<ZkConfigChange> changes = new ArrayList<>();
+		Set<String> keys = new HashSet<>(before.keySet());
+		keys.addAll(after.keySet());
+		keys.stream().sorted().forEach((key) -> {
+			boolean was = before.containsKey(key);
+			boolean is = after.containsKey(key);
+			if (!was) {
+				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.ADDED, null, after.get(key)));
+			}
+			else if (!is) {
+				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.REMOVED, before.get(key), null));
+			}
+			else if (!Objects.equals(before.get(key), after.get(key))) {
+				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.CHANGED, before.get(key), after.get(key)));
+			}
+		});
+		return changes;
 	}
 
 	/** What happened to a key. */

@@ -83,7 +83,8 @@ public class ZkConfigInitializer implements ApplicationContextInitializer<Config
 	 * @param context a context name, such as {@code orders} or {@code orders,dev}
 	 */
 	public static String contextZnode(Binder binder, String context) {
-		String root = binder.bind("zk.config.root", String.class).orElse("/config");
+		String root = binder.bind(ZkConfigProperties.PREFIX + ".root", String.class)
+			.orElseGet(() -> new ZkConfigProperties().getRoot());
 		return ConfigContexts.znode(ConfigContexts.root(root), context);
 	}
 

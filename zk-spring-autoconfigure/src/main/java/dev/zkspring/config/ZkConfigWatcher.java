@@ -1,12 +1,7 @@
 package dev.zkspring.config;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +16,6 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.WatchedEvent;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -73,9 +67,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 
 	private final RefusedDocuments refusedDocuments = new RefusedDocuments();
 
-	private final ZkLogLevels logLevels;
+	private final ChangeReports reports;
 
-	private @Nullable List<Object> refusedAsAWhole;
+	private final ZkLogLevels logLevels;
 
 	/** The persistent watches on our nodes; {@code null} without {@code zk.config.watch}. */
 	private final @Nullable ContextWatches watches;
@@ -99,6 +93,7 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		this.status = status;
 		this.watch = watch;
 		this.current = List.copyOf(initial);
+		this.reports = new ChangeReports(context, contexts, this.refusedDocuments);
 		this.watches = watch ? new ContextWatches(client, ContextWatches.of(contexts), this::nodeChanged,
 				this::requestReload) : null;
 	}
@@ -204,25 +199,25 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 		// each context's latest document is judged again: a change elsewhere may make a refused one acceptable
 		List<PropertySource<?>> sources = located.sources();
 		this.refusedDocuments.settle(sources);
-		List<ZkConfigChange> changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
+		List<ZkConfigChange> changes = ZkConfigChange.between(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 		ZkConfigApplier applier = changes.isEmpty() ? null
 				: this.context.getBeanProvider(ZkConfigApplier.class).getIfUnique();
 		if (applier != null) {
 			// a refused document is held back and the rest applied, so one bad context cannot block the others
 			List<PropertySource<?>> applied = new IsolatingApplier(applier, this.context.getEnvironment(), this::swap,
-					this.refusedDocuments).apply(this.current, sources, this::report);
+					this.refusedDocuments).apply(this.current, sources, this.reports::refused);
 			if (applied == null) {
 				return;
 			}
 			sources = applied;
-			changes = diff(LocatorChain.effective(this.current), LocatorChain.effective(sources));
+			changes = ZkConfigChange.between(LocatorChain.effective(this.current), LocatorChain.effective(sources));
 		}
 		else {
 			swap(LocatorChain.composite(sources));
 		}
 		this.current = sources;
 		this.refusedDocuments.accepted(sources);
-		this.refusedAsAWhole = null;
+		this.reports.accepted();
 		if (located.complete()) {
 			if (this.status.getSource() != ZkConfigStatus.Source.ZOOKEEPER) {
 				logger.info("Configuration reconciled with ZooKeeper; no longer running on the snapshot "
@@ -232,55 +227,9 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 			writeSnapshot(this.snapshots, LocatorChain.znodeSources(sources));
 		}
 		if (!changes.isEmpty()) {
-			logger.info("Configuration from ZooKeeper changed: " + summary(changes));
+			logger.info("Configuration from ZooKeeper changed: " + ChangeReports.summary(changes));
 			this.logLevels.apply(changes);
-			publish(new ZkConfigChangedEvent(this.context, sources, changes), "the change is applied");
-		}
-	}
-
-	/** Log and publish a refusal, once per refused document version. */
-	private void report(ZkConfigCandidate candidate, IsolatingApplier.Refusal refusal, @Nullable String znode,
-			@Nullable ZnodePropertySource document) {
-		String path = (znode != null) ? znode : this.contexts.root();
-		if (document != null && !this.refusedDocuments.refuse(document)) {
-			return;
-		}
-		if (document == null) {
-			List<Object> signature = List.of(candidate.getZnodeVersions(), candidate.getChanges());
-			if (signature.equals(this.refusedAsAWhole)) {
-				// the same change again, read after a reconnection: refused and reported already
-				return;
-			}
-			this.refusedAsAWhole = signature;
-		}
-		// a removed key is found where it was: report the version that removed it
-		int version = candidate.getZnodeVersions().getOrDefault(path, -1);
-		ZnodePropertySource.Candidate canary = (document != null) ? document.getCandidate() : null;
-		if (canary != null) {
-			// a canary's candidate is refused, not the base document: name the canary node
-			path = canary.znode();
-			version = canary.version();
-		}
-		String key = refusal.key();
-		String target = refusal.target();
-		logger.warn("Refused the configuration change of znode " + path + " (version " + version + "): "
-				+ refusal.reason() + ((key != null) ? " (key '" + key + "')" : "")
-				+ ((target != null) ? " (target " + target + ")" : "") + "; the current configuration stays in force");
-		publish(new ZkConfigRejectedEvent(this.context, path, version, refusal.reason(), key, target),
-				"the change stays refused");
-	}
-
-	/**
-	 * Publish an event whose outcome is settled: an application listener that throws is logged as what it
-	 * is (zk-spring's own listeners are ordered before the application's, so it cannot keep them from the event).
-	 */
-	private void publish(ApplicationEvent event, String outcome) {
-		try {
-			this.context.publishEvent(event);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A listener of " + event.getClass().getSimpleName() + " failed (" + ex.getClass().getName()
-					+ "); " + outcome + " and the listeners after it missed the event", ex);
+			this.reports.publish(new ZkConfigChangedEvent(this.context, sources, changes), "the change is applied");
 		}
 	}
 
@@ -315,31 +264,6 @@ final class ZkConfigWatcher implements ApplicationListener<ContextRefreshedEvent
 			logger.warn("Could not write the configuration snapshot " + snapshots.file() + " (" + ex
 					+ "); a restart while ZooKeeper is down will not find the current configuration");
 		}
-	}
-
-	static List<ZkConfigChange> diff(Map<String, @Nullable Object> before, Map<String, @Nullable Object> after) {
-		List<ZkConfigChange> changes = new ArrayList<>();
-		Set<String> keys = new HashSet<>(before.keySet());
-		keys.addAll(after.keySet());
-		keys.stream().sorted().forEach((key) -> {
-			boolean was = before.containsKey(key);
-			boolean is = after.containsKey(key);
-			if (!was) {
-				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.ADDED, null, after.get(key)));
-			}
-			else if (!is) {
-				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.REMOVED, before.get(key), null));
-			}
-			else if (!Objects.equals(before.get(key), after.get(key))) {
-				changes.add(new ZkConfigChange(key, ZkConfigChange.Type.CHANGED, before.get(key), after.get(key)));
-			}
-		});
-		return changes;
-	}
-
-	private static String summary(List<ZkConfigChange> changes) {
-		List<String> keys = changes.stream().limit(20).map(ZkConfigChange::toString).toList();
-		return changes.size() + " key(s) " + keys + ((changes.size() > 20) ? " and more" : "");
 	}
 
 	@Override

@@ -22,12 +22,14 @@
  * {@code dev.zkspring.leader.jobs} (operators' jobs), which uses {@code dev.zkspring.leader.group} (leader
  * groups), which uses this package's election; all of them, and the election, use
  * {@code dev.zkspring.leader.term} (a term and the records written under it), which uses only
- * {@code dev.zkspring.client}. Four public entry points stay here at the names applications know and are the
- * only classes of this package that use the parts above it: {@link dev.zkspring.leader.ZkJobs},
+ * {@code dev.zkspring.client}. Five public entry points stay here at the names applications (and the operator's
+ * tool) know and are the only classes of this package that use the parts above it: {@link dev.zkspring.leader.ZkJobs},
+ * {@link dev.zkspring.leader.JobRequester},
  * {@link dev.zkspring.leader.ZkLeaderGroups}, {@link dev.zkspring.leader.LeaderGatedSchedulerFactoryBean} and
  * {@link dev.zkspring.leader.LeaderGatedSchedulerCustomizer}; they hand those parts what they may do to an
  * election beyond its public API (its records, a step back), and no part uses them in return.
- * {@code LeaderPackageDependencyTests} checks these directions.
+ * {@code LeaderPackageDependencyTests} checks these directions. {@link dev.zkspring.leader.ZkLeaderProperties} and
+ * {@link dev.zkspring.leader.ZkQuartzProperties} bind {@code zk.leader.*} and {@code zk.quartz.*}.
  */
 @NullMarked
 package dev.zkspring.leader;

@@ -28,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  * {@link #lock} guards the state and is held only for decisions, never across a ZooKeeper request: one
  * thread at a time runs the requests that change the queue ({@link #io}), the others wait on
  * {@link #changed} until their deadline.
+ * <p>
+ * Over 300 lines because it is one state machine: the local queue, the JVM's node, the turn and its hand-
+ * offs change together under one lock, and the request that changes the queue runs outside it; split, each
+ * part would reach into the others' state and the reasoning about that lock would be spread over files.
  */
 final class KeyLock {
 

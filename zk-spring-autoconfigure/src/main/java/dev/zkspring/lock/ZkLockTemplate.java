@@ -279,8 +279,7 @@ public class ZkLockTemplate implements DisposableBean {
 	}
 
 	/**
-	 * The {@code zk.lock.*} settings the template needs, so the lock does not depend on the
-	 * auto-configuration's property classes.
+	 * The {@code zk.lock.*} settings the template needs, as plain values ({@link ZkLockProperties#toSettings()}).
 	 * @param root the znode under which each key gets its node
 	 * @param defaultWait the wait when {@code @ZkLock} names none
 	 * @param maxLocalHandoffs how many local holders may follow one another before a waiting JVM goes
@@ -288,9 +287,9 @@ public class ZkLockTemplate implements DisposableBean {
 	 */
 	public record Settings(String root, Duration defaultWait, int maxLocalHandoffs, boolean interruptOnLoss) {
 
-		/** The defaults: {@code /locks}, 3 s, 16 hand-offs, no interrupts. */
+		/** The defaults of the {@code zk.lock.*} properties: {@code /locks}, 3 s, 16 hand-offs, no interrupts. */
 		public static Settings defaults() {
-			return new Settings("/locks", Duration.ofSeconds(3), 16, false);
+			return new ZkLockProperties().toSettings();
 		}
 
 		/** These settings with another root. */

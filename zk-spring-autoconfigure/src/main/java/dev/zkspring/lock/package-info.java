@@ -6,6 +6,7 @@
  * fencing tokens are ZooKeeper transaction ids, free for the first holder of a turn ({@code JvmNode}).
  * Methods returning Mono, Flux or a CompletionStage are held until their result completes by a thread of
  * the template's own ({@code AsyncHold}), so the caller's thread never waits.
+ * {@link dev.zkspring.lock.ZkLockProperties} binds {@code zk.lock.*}.
  */
 @NullMarked
 package dev.zkspring.lock;

@@ -21,6 +21,9 @@ import org.springframework.asm.Type;
  * What binding needs to know of one class, read from its class file with ASM (as the configuration
  * processor reads sources): its {@code @ConfigurationProperties} prefix, its enum constants, its setters,
  * getters, constructors and record components. The class is never loaded, so none of its code runs.
+ * <p>
+ * Over 300 lines because the ASM visitors that fill it are nested here, most of them inner classes writing
+ * its fields; each is short, and apart they would need the fields opened up.
  */
 final class ClassShape {
 

@@ -97,13 +97,24 @@ public final class ConfigPublisher {
 	 * @throws PublishException ({@code INVALID}) naming the context, the key if one is at fault, and the rule
 	 */
 	public Map<String, String> validate(String context, byte[] document) {
+		return validate(context, document, this.maxBytes);
+	}
+
+	/**
+	 * Check a document as {@link #validate(String, byte[])} does, with no ZooKeeper: for a directory checked
+	 * before it is published (a pull request's CI).
+	 * @param maxDocumentBytes the instances' {@code zk.config.max-document-size}, in bytes
+	 * @return its flat keys
+	 * @throws PublishException ({@code INVALID}) naming the context, the key if one is at fault, and the rule
+	 */
+	public static Map<String, String> validate(String context, byte[] document, long maxDocumentBytes) {
 		ContextNames.check(context);
 		if (new String(document, StandardCharsets.UTF_8).isBlank()) {
 			throw new PublishException(PublishException.Reason.INVALID, "context '" + context
 					+ "': the document is empty; publish {} to empty a context");
 		}
 		try {
-			return ConfigDocuments.validate(document, this.maxBytes);
+			return ConfigDocuments.validate(document, maxDocumentBytes);
 		}
 		catch (ConfigDocuments.InvalidDocumentException ex) {
 			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': "
@@ -147,6 +158,29 @@ public final class ConfigPublisher {
 		}
 		Revision written = this.store.publish(state, document, diff, change, kind, this.beforeWrite);
 		return new Publication(context, true, written.revision(), written.version(), diff, before, after);
+	}
+
+	/**
+	 * Delete a context's document node, if it is still at the version read (or the one the change expects),
+	 * recording the deletion as a revision (kind {@code delete}, no document) in the same transaction: its
+	 * history stays, and a rollback restores an earlier document. A context that does not exist writes nothing.
+	 */
+	public Publication delete(String context, Change change) throws Exception {
+		ContextNames.check(context);
+		ContextState state = this.store.read(context);
+		Integer expected = change.expectedVersion();
+		if (expected != null && expected != state.version()) {
+			throw new PublishException(PublishException.Reason.CONFLICT, "context '" + context + "' is at version "
+					+ state.version() + ", not " + expected + ": nothing was deleted; read it again and retry");
+		}
+		Map<String, String> before = state.flat(this.maxBytes);
+		KeyDiff diff = KeyDiff.between(before, Map.of());
+		if (change.dryRun() || !state.exists()) {
+			return new Publication(context, false, -1, state.version(), diff, before, Map.of());
+		}
+		Revision written = this.store.write(state, null, null, diff, change, HistoryStore.DELETE, (op) -> List.of(),
+				this.beforeWrite, null);
+		return new Publication(context, true, written.revision(), written.version(), diff, before, Map.of());
 	}
 
 	/** What publishing a document would change against the one in force. */

@@ -24,10 +24,17 @@ import dev.zkspring.config.ConfigLayout;
  * oldest records, in one multi-op transaction, so there is no revision without its document and no
  * document without its revision. A write made outside the tool since the last revision is recorded first,
  * in the same transaction, as a revision with an unknown author.
+ * <p>
+ * Over 300 lines because reading a context's state, preparing a revision (with one for an outside write)
+ * and committing it in one transaction are one protocol over the same nodes and versions; the failed-
+ * operation reporting of a commit belongs to it.
  */
 final class HistoryStore {
 
 	static final String OUTSIDE_MESSAGE = "written outside the tool";
+
+	/** The kind of a revision that deletes the document node (its history stays). */
+	static final String DELETE = "delete";
 
 	private final CuratorFramework client;
 
@@ -145,14 +152,18 @@ final class HistoryStore {
 			records.add(outside(state));
 		}
 		long number = state.nextRevision() + records.size();
-		int version = (document == null) ? state.version() : state.exists() ? state.version() + 1 : 0;
+		boolean deletes = DELETE.equals(kind);
+		int version = deletes ? -1 : (document == null) ? state.version() : state.exists() ? state.version() + 1 : 0;
 		Revision published = new Revision(number, version, this.clock.instant(), change.author(), change.message(), kind,
 				diff, recorded);
 		records.add(published);
 		TransactionOp op = this.client.transactionOp();
 		List<CuratorOp> ops = new ArrayList<>();
 		String node = documentNode(state.context());
-		if (document != null) {
+		if (deletes) {
+			ops.add(op.delete().withVersion(state.version()).forPath(node));
+		}
+		else if (document != null) {
 			ops.add(state.exists() ? op.setData().withVersion(state.version()).forPath(node, document)
 					: op.create().forPath(node, document));
 		}

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param time when it was published (for a write outside the tool: when the tool first saw it)
  * @param author who published it; {@link ConfigPublisher#UNKNOWN_AUTHOR} for a write outside the tool
  * @param message why; {@code null} for none
- * @param kind {@code put}, {@code rollback}, {@code import}, {@code outside}, or for canaries {@code canary}, {@code promote}, {@code abort}
+ * @param kind {@code put}, {@code rollback}, {@code import}, {@code delete}, {@code outside}, or for canaries {@code canary}, {@code promote}, {@code abort}
  * @param keys the keys it changed against the revision before it
  * @param document the document's text; {@code null} when the node was deleted
  */

@@ -1,18 +1,13 @@
 package dev.zkspring.actuate;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,13 +28,11 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkSanitizingAutoConfiguration;
 import dev.zkspring.config.ConfigCipher;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.config.ZkConfigRejectedEvent;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,7 +48,7 @@ import static org.awaitility.Awaitility.await;
 class EncryptedValueReferencesEndpointsTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ZkAppFixture.app()).cleaning("/config", "/fleet");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -67,35 +60,19 @@ class EncryptedValueReferencesEndpointsTests {
 
 	private static final String ZNODE = "/config/orders";
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-	}
-
 	@AfterEach
 	void cleanUp(CapturedOutput output) throws Exception {
-		for (String path : List.of("/config", "/fleet")) {
-			if (this.writer.checkExists().forPath(path) != null) {
-				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 		assertThat(output).doesNotContain(SECRET).doesNotContain(KEY);
 	}
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkFleetAutoConfiguration.class,
-					ZkSanitizingAutoConfiguration.class, EndpointAutoConfiguration.class,
-					EnvironmentEndpointAutoConfiguration.class, ConfigurationPropertiesReportEndpointAutoConfiguration.class,
-					InfoEndpointAutoConfiguration.class, InfoContributorAutoConfiguration.class))
+		return app.runner()
+			.withConfiguration(AutoConfigurations.of(ZkFleetAutoConfiguration.class, ZkSanitizingAutoConfiguration.class,
+					EndpointAutoConfiguration.class, EnvironmentEndpointAutoConfiguration.class,
+					ConfigurationPropertiesReportEndpointAutoConfiguration.class, InfoEndpointAutoConfiguration.class,
+					InfoContributorAutoConfiguration.class))
 			.withUserConfiguration(WiredConfiguration.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.leader.id=node-1", "zk.config.encryption.key=" + KEY,
+			.withPropertyValues("zk.leader.id=node-1", "zk.config.encryption.key=" + KEY,
 					"management.endpoints.web.exposure.include=env,configprops,info",
 					"management.endpoint.env.show-values=always", "management.endpoint.configprops.show-values=always",
 					"management.info.env.enabled=true");
@@ -185,13 +162,7 @@ class EncryptedValueReferencesEndpointsTests {
 	}
 
 	private void write(String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(ZNODE) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(ZNODE, data);
-		}
-		else {
-			this.writer.setData().forPath(ZNODE, data);
-		}
+		app.write(ZNODE, json);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,19 +1,16 @@
 package dev.zkspring.actuate;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -23,20 +20,17 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkEndpointAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkSanitizingAutoConfiguration;
 import dev.zkspring.config.ConfigCipher;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.fleet.ZkFleet;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,7 +44,7 @@ import static org.awaitility.Awaitility.await;
 class EncryptedValuesExposureTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ZkAppFixture.app()).cleaning("/config", "/fleet");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -62,16 +56,10 @@ class EncryptedValuesExposureTests {
 
 	private static final ConfigCipher CIPHER = ConfigCipher.ofKey(KEY);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
 	private LogLevel rootLevel = LogLevel.INFO;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
 		write("{\"shop\":{\"password\":\"" + CIPHER.encryptFor("shop.password", SECRET) + "\",\"greeting\":\"hi\"}}");
 	}
 
@@ -80,11 +68,6 @@ class EncryptedValuesExposureTests {
 		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
 		logging.setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, this.rootLevel);
 		logging.setLogLevel("dev.zkspring", null);
-		for (String path : List.of("/config", "/fleet")) {
-			if (this.writer.checkExists().forPath(path) != null) {
-				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 	}
 
 	@Test
@@ -96,12 +79,11 @@ class EncryptedValuesExposureTests {
 		this.rootLevel = (root != null && root.getConfiguredLevel() != null) ? root.getConfiguredLevel() : LogLevel.INFO;
 		logging.setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.DEBUG);
 		logging.setLogLevel("dev.zkspring", LogLevel.TRACE);
-		new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkFleetAutoConfiguration.class,
-					ZkEndpointAutoConfiguration.class, ZkSanitizingAutoConfiguration.class))
+		app.runner()
+			.withConfiguration(AutoConfigurations.of(ZkFleetAutoConfiguration.class, ZkEndpointAutoConfiguration.class,
+					ZkSanitizingAutoConfiguration.class))
 			.withBean(Events.class, Events::new)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.leader.id=node-1", "zk.config.encryption.key=" + KEY,
+			.withPropertyValues("zk.leader.id=node-1", "zk.config.encryption.key=" + KEY,
 					"management.endpoints.web.exposure.include=zookeeper",
 					"management.endpoint.zookeeper.show-values=always")
 			.run((context) -> {
@@ -135,8 +117,8 @@ class EncryptedValuesExposureTests {
 				assertThat(context.getEnvironment().getProperty("shop.password")).isEqualTo(SECRET_2);
 				assertThat(endpoint.zookeeper(SecurityContext.NONE).toString()).doesNotContain(SECRET).doesNotContain(SECRET_2);
 				assertThat(fleet.instances().toString()).doesNotContain(SECRET).doesNotContain(SECRET_2);
-				for (String child : this.writer.getChildren().forPath("/fleet/orders")) {
-					assertThat(new String(this.writer.getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
+				for (String child : app.writer().getChildren().forPath("/fleet/orders")) {
+					assertThat(new String(app.writer().getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
 						.doesNotContain(SECRET_2);
 				}
 				assertThat(context.getBean(Events.class).seen).isNotEmpty()
@@ -155,11 +137,11 @@ class EncryptedValuesExposureTests {
 
 	private void write(String json) throws Exception {
 		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath("/config/orders") == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath("/config/orders", data);
+		if (app.writer().checkExists().forPath("/config/orders") == null) {
+			app.writer().create().creatingParentsIfNeeded().forPath("/config/orders", data);
 		}
 		else {
-			this.writer.setData().forPath("/config/orders", data);
+			app.writer().setData().forPath("/config/orders", data);
 		}
 	}
 

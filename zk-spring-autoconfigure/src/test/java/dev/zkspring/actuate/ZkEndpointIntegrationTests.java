@@ -1,7 +1,6 @@
 package dev.zkspring.actuate;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,32 +11,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkEndpointAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.lock.ZkLock;
 import dev.zkspring.lock.ZkLockContext;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.publish.Change;
 import dev.zkspring.publish.ConfigPublisher;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -46,45 +38,25 @@ import static org.awaitility.Awaitility.await;
 class ZkEndpointIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture
+		.server(ZkAppFixture.app(ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class,
+				ZkFleetAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
+		.cleaning("/config", "/config.meta", "/fleet")
+		.with((runner) -> runner.withPropertyValues("zk.leader.enabled=true", "zk.leader.id=node-1",
+				"management.endpoints.web.exposure.include=zookeeper"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class, ZkEndpointAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.leader.id=node-1",
-					"management.endpoints.web.exposure.include=zookeeper");
-		write("/config/application", "{\"shop\":{\"greeting\":\"base\",\"password\":\"pw-app\"}}");
-		write("/config/orders", "{\"shop\":{\"greeting\":\"hello\",\"items\":\"a\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
-		if (this.writer.checkExists().forPath("/config.meta") != null) {
-			this.writer.delete().deletingChildrenIfNeeded().forPath("/config.meta");
-		}
-		if (this.writer.checkExists().forPath("/fleet") != null) {
-			this.writer.delete().deletingChildrenIfNeeded().forPath("/fleet");
-		}
+		app.write("/config/application", "{\"shop\":{\"greeting\":\"base\",\"password\":\"pw-app\"}}");
+		app.write("/config/orders", "{\"shop\":{\"greeting\":\"hello\",\"items\":\"a\"}}");
 	}
 
 	@Test
 	@SuppressWarnings("unchecked")
 	void theFleetSelectorListsEveryLiveInstanceWithItsConfigurationStatus() {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
 			await().atMost(WAIT).untilAsserted(() -> assertThat(
 					(List<Map<String, Object>>) endpoint.section("fleet").get("instances"))
@@ -104,10 +76,10 @@ class ZkEndpointIntegrationTests {
 	@Test
 	@SuppressWarnings("unchecked")
 	void aStrangersNodeHoldingJsonNullIsListedAsUnreadableBesideTheInstances() throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
 			await().atMost(WAIT).until(() -> ((List<?>) endpoint.section("fleet").get("instances")).size() == 1);
-			this.writer.create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/stranger",
+			app.writer().create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/stranger",
 					"null".getBytes(StandardCharsets.UTF_8));
 			Map<String, Object> fleet = endpoint.section("fleet");
 			assertThat((List<Map<String, Object>>) fleet.get("instances")).extracting((instance) -> instance.get("id"))
@@ -119,7 +91,7 @@ class ZkEndpointIntegrationTests {
 
 	@Test
 	void showsEachKeysWinningSourceWithValuesMaskedByDefault() {
-		this.runner.withPropertyValues("shop.items=from-properties").run((context) -> {
+		app.runner().withPropertyValues("shop.items=from-properties").run((context) -> {
 			Map<String, Object> body = context.getBean(ZkEndpoint.class).zookeeper(SecurityContext.NONE);
 			Map<String, Map<String, Object>> keys = keys(body);
 			assertThat(keys).containsOnlyKeys("shop.greeting", "shop.password", "shop.items");
@@ -136,7 +108,7 @@ class ZkEndpointIntegrationTests {
 
 	@Test
 	void showValuesAlwaysStillMasksWhatTheSanitizingFunctionsMask() {
-		this.runner.withPropertyValues("management.endpoint.zookeeper.show-values=always")
+		app.runner().withPropertyValues("management.endpoint.zookeeper.show-values=always")
 			.withBean(SanitizingFunction.class, () -> SanitizingFunction.sanitizeValue().ifLikelySensitive())
 			.run((context) -> {
 				Map<String, Map<String, Object>> keys = keys(
@@ -150,7 +122,7 @@ class ZkEndpointIntegrationTests {
 	void listsTheLocksThisJvmHoldsWithModeTokenSinceAndWaitingThreads() throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {
-			this.runner.run((context) -> {
+			app.runner().run((context) -> {
 				ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
 				ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 				assertThat(locks(endpoint)).isEmpty();
@@ -184,7 +156,7 @@ class ZkEndpointIntegrationTests {
 	@Test
 	void showsTheGroupItsLeaderParticipantsEpochAndSince() {
 		Instant started = Instant.now().minusSeconds(1);
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
 			await().atMost(WAIT).until(() -> group(endpoint).get("leader").equals(true));
 			Map<String, Object> group = group(endpoint);
@@ -196,16 +168,6 @@ class ZkEndpointIntegrationTests {
 		});
 	}
 
-	private void write(String path, String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(path) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
-		}
-		else {
-			this.writer.setData().forPath(path, data);
-		}
-	}
-
 	@SuppressWarnings("unchecked")
 	private static Map<String, Map<String, Object>> keys(Map<String, Object> body) {
 		return (Map<String, Map<String, Object>>) ((Map<String, Object>) body.get("config")).get("keys");
@@ -214,11 +176,11 @@ class ZkEndpointIntegrationTests {
 	@Test
 	void eachContextShowsThePublishedRevisionAndMessageBesideItsVersionOrThatItWasWrittenOutsideTheTool()
 			throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ZkEndpoint endpoint = context.getBean(ZkEndpoint.class);
 			assertThat(contexts(endpoint.zookeeper(SecurityContext.NONE)))
 				.allSatisfy((described) -> assertThat(described).containsEntry("writtenOutsideTool", true));
-			new ConfigPublisher(this.writer, "/config").put("orders",
+			new ConfigPublisher(app.writer(), "/config").put("orders",
 					"{\"shop\":{\"greeting\":\"hi\"}}".getBytes(StandardCharsets.UTF_8), Change.by("alice", "say hi"));
 			await().atMost(WAIT).untilAsserted(() -> assertThat(contexts(endpoint.zookeeper(SecurityContext.NONE)))
 				.filteredOn((described) -> "/config/orders".equals(described.get("znode")))

@@ -1,27 +1,19 @@
 package dev.zkspring.actuate;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkHealthContributorAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
-import dev.zkspring.config.ZkConfigInitializer;
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,39 +23,18 @@ import static org.awaitility.Awaitility.await;
 class ZkHealthIndicatorIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture
+		.server(ZkAppFixture.app(ZkLeaderAutoConfiguration.class, ZkHealthContributorAutoConfiguration.class))
+		.cleaning("/config")
+		.with((runner) -> runner.withPropertyValues("zk.leader.enabled=true", "zk.connection-timeout=1s",
+				"zk.session-timeout=10s", "zk.leader.id=node-1"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-					ZkHealthContributorAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.connection-timeout=1s", "zk.session-timeout=10s",
-					"zk.leader.id=node-1");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		if (this.writer.checkExists().forPath("/config") != null) {
-			this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
-		}
-	}
-
 	@Test
 	void connectedApplicationIsUpWithSessionConfigVersionAndLeadership() throws Exception {
-		write("/config/orders", "{\"shop\":{\"greeting\":\"hello\"}}");
-		this.runner.run((context) -> {
+		app.write("/config/orders", "{\"shop\":{\"greeting\":\"hello\"}}");
+		app.runner().run((context) -> {
 			ZkHealthIndicator indicator = context.getBean("zookeeperHealthIndicator", ZkHealthIndicator.class);
 			await().atMost(WAIT).until(() -> leadership(indicator.health()).get("leader").equals(true));
 			Health health = indicator.health();
@@ -83,13 +54,13 @@ class ZkHealthIndicatorIntegrationTests {
 
 	@Test
 	void contextReportsItsLastRefreshAndLastRejectionWithReasonButNoValue() throws Exception {
-		write("/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
-		this.runner.run((context) -> {
+		app.write("/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
+		app.runner().run((context) -> {
 			ZkHealthIndicator indicator = context.getBean(ZkHealthIndicator.class);
-			write("/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
+			app.write("/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
 			await().atMost(WAIT).until(() -> orders(indicator.health()).containsKey("lastRefresh"));
 			assertThat(orders(indicator.health())).containsEntry("version", 1);
-			write("/config/orders", "{\"shop\":{\"greeting\":\"s3cr3t\"");
+			app.write("/config/orders", "{\"shop\":{\"greeting\":\"s3cr3t\"");
 			await().atMost(WAIT).until(() -> orders(indicator.health()).containsKey("lastRejection"));
 			Map<String, Object> orders = orders(indicator.health());
 			assertThat(orders).containsEntry("version", 1);
@@ -103,17 +74,17 @@ class ZkHealthIndicatorIntegrationTests {
 
 	@Test
 	void stoppedServerMakesTheContributorDownAndRestartBringsItBackUp() throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ZkHealthIndicator indicator = context.getBean(ZkHealthIndicator.class);
 			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
-			zk.stopServer();
+			app.zk().stopServer();
 			try {
 				// the status reads the client at once; the state is Curator's last event, which comes a little later
 				await().atMost(WAIT).until(() -> indicator.health().getStatus().equals(Status.DOWN)
 						&& "SUSPENDED".equals(indicator.health().getDetails().get("state")));
 			}
 			finally {
-				zk.restartServer();
+				app.zk().restartServer();
 			}
 			await().atMost(WAIT).until(() -> indicator.health().getStatus().equals(Status.UP)
 					&& "RECONNECTED".equals(indicator.health().getDetails().get("state")));
@@ -122,7 +93,7 @@ class ZkHealthIndicatorIntegrationTests {
 
 	@Test
 	void expiredSessionIsFollowedByANewSessionIdAndTheContributorIsUpAgain() throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ZkHealthIndicator indicator = context.getBean(ZkHealthIndicator.class);
 			Object before = indicator.health().getDetails().get("sessionId");
 			ZooKeeperExtension.expireSession(context.getBean(CuratorFramework.class));
@@ -134,12 +105,12 @@ class ZkHealthIndicatorIntegrationTests {
 
 	@Test
 	void startFromTheSnapshotIsReportedAsDegradedUntilZooKeeperIsBack() throws Exception {
-		write("/config/orders", "{\"shop\":{\"greeting\":\"from-snapshot\"}}");
-		this.runner.run((context) -> assertThat(context).hasNotFailed());
-		zk.stopServer();
+		app.write("/config/orders", "{\"shop\":{\"greeting\":\"from-snapshot\"}}");
+		app.runner().run((context) -> assertThat(context).hasNotFailed());
+		app.zk().stopServer();
 		boolean[] restarted = new boolean[1];
 		try {
-			this.runner.run((context) -> {
+			app.runner().run((context) -> {
 				assertThat(context).hasNotFailed();
 				ZkHealthIndicator indicator = context.getBean(ZkHealthIndicator.class);
 				Health health = indicator.health();
@@ -147,7 +118,7 @@ class ZkHealthIndicatorIntegrationTests {
 				assertThat(config(health)).containsEntry("source", "SNAPSHOT").containsEntry("degraded", true);
 				assertThat(contexts(config(health))).anySatisfy(
 						(described) -> assertThat(described).containsEntry("znode", "/config/orders"));
-				zk.restartServer();
+				app.zk().restartServer();
 				restarted[0] = true;
 				await().atMost(WAIT).until(() -> config(indicator.health()).get("degraded").equals(false));
 				assertThat(config(indicator.health())).containsEntry("source", "ZOOKEEPER");
@@ -156,18 +127,8 @@ class ZkHealthIndicatorIntegrationTests {
 		}
 		finally {
 			if (!restarted[0]) {
-				zk.restartServer();
+				app.zk().restartServer();
 			}
-		}
-	}
-
-	private void write(String path, String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(path) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
-		}
-		else {
-			this.writer.setData().forPath(path, data);
 		}
 	}
 

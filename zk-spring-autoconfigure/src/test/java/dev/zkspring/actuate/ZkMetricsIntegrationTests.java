@@ -1,7 +1,5 @@
 package dev.zkspring.actuate;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -11,34 +9,27 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.actuate.endpoint.MetricsEndpoint;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkMetricsAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.lock.ZkLock;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.lock.ZkLockUnavailableException;
 import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -48,44 +39,30 @@ import static org.awaitility.Awaitility.await;
 class ZkMetricsIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture
+		.server(ZkAppFixture.app(PropertyPlaceholderAutoConfiguration.class, ZkRefreshAutoConfiguration.class,
+				ZkLockAutoConfiguration.class, ZkLeaderAutoConfiguration.class, ZkMetricsAutoConfiguration.class,
+				MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class))
+		.cleaning("/config")
+		.with((runner) -> runner.withBean(Stock.class)
+			.withBean(Greeter.class)
+			.withPropertyValues("zk.leader.enabled=true", "zk.connection-timeout=1s", "zk.session-timeout=10s"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	private static final String STOCK_LOCK = "'stock:' + #sku";
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLockAutoConfiguration.class,
-					ZkLeaderAutoConfiguration.class, ZkMetricsAutoConfiguration.class, MetricsAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
-			.withBean(Stock.class)
-			.withBean(Greeter.class)
-			.withPropertyValues(zk.connectProperty(), "zk.leader.enabled=true", "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.connection-timeout=1s", "zk.session-timeout=10s");
-		write("/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.writer.delete().deletingChildrenIfNeeded().forPath("/config");
+		app.write("/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
 	}
 
 	@Test
 	void lockCallsAreCountedAndTimedByTheKeyExpressionNeverByTheResolvedKey() throws Exception {
 		ExecutorService threads = Executors.newSingleThreadExecutor();
 		try {
-			this.runner.run((context) -> {
+			app.runner().run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				Stock stock = context.getBean(Stock.class);
 				CountDownLatch held = new CountDownLatch(1);
@@ -117,7 +94,7 @@ class ZkMetricsIntegrationTests {
 		ExecutorService threads = Executors.newSingleThreadExecutor();
 		boolean[] restarted = new boolean[1];
 		try {
-			this.runner.run((context) -> {
+			app.runner().run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 				CountDownLatch held = new CountDownLatch(1);
@@ -128,14 +105,14 @@ class ZkMetricsIntegrationTests {
 				}));
 				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
 				assertThat(registry.get("zk.lock.lost").functionCounter().count()).isZero();
-				zk.stopServer();
+				app.zk().stopServer();
 				await().atMost(WAIT).until(() -> registry.get("zk.lock.lost").functionCounter().count() == 1);
 				assertThatExceptionOfType(ZkLockUnavailableException.class)
 					.isThrownBy(() -> template.execute("report-2", Duration.ofSeconds(2), () -> 1));
 				assertThat(registry.get("zk.lock.unavailable").tag("lock", ZkLockTemplate.TEMPLATE_LOCK_NAME)
 					.counter().count()).isEqualTo(1);
 				release.countDown();
-				zk.restartServer();
+				app.zk().restartServer();
 				restarted[0] = true;
 				holder.get(20, TimeUnit.SECONDS);
 			});
@@ -143,14 +120,14 @@ class ZkMetricsIntegrationTests {
 		finally {
 			threads.shutdownNow();
 			if (!restarted[0]) {
-				zk.restartServer();
+				app.zk().restartServer();
 			}
 		}
 	}
 
 	@Test
 	void everyMeterNotTiedToALockOrZnodeIsListedAtZeroBeforeAnyEvent() {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(new MetricsEndpoint(registry).listNames().getNames()).contains("zk.config.changes", "zk.refresh",
 					"zk.leader.transitions", "zk.leader.leading", "zk.leader.vetoed.firings", "zk.lock.lost");
@@ -163,16 +140,16 @@ class ZkMetricsIntegrationTests {
 
 	@Test
 	void refreshesAreTimedAndRejectionsCountedPerZnode() throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			Greeter greeter = context.getBean(Greeter.class);
 			assertThat(greeter.greeting).isEqualTo("v1");
-			write("/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
+			app.write("/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
 			await().atMost(WAIT).until(() -> "v2".equals(greeter.greeting));
 			await().atMost(WAIT).until(() -> count(registry.find("zk.refresh").timer()) == 1);
 			assertThat(registry.get("zk.config.changes").counter().count()).isEqualTo(1);
 			assertThat(registry.find("zk.config.rejections").counter()).isNull();
-			write("/config/orders", "{\"shop\":{\"greeting\":");
+			app.write("/config/orders", "{\"shop\":{\"greeting\":");
 			await().atMost(WAIT)
 				.until(() -> count(registry.find("zk.config.rejections").tag("znode", "/config/orders").counter()) == 1);
 			assertThat(registry.get("zk.config.changes").counter().count()).isEqualTo(1);
@@ -181,7 +158,7 @@ class ZkMetricsIntegrationTests {
 
 	@Test
 	void leadershipIsAGaugeAndItsTransitionsAreCounted() {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			await().atMost(WAIT)
 				.until(() -> registry.get("zk.leader.leading").tag("group", "/leader/orders").gauge().value() == 1);
@@ -196,16 +173,6 @@ class ZkMetricsIntegrationTests {
 			return 0;
 		}
 		return meter.measure().iterator().next().getValue();
-	}
-
-	private void write(String path, String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(path) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
-		}
-		else {
-			this.writer.setData().forPath(path, data);
-		}
 	}
 
 	static class Stock {

@@ -24,6 +24,7 @@ import org.springframework.core.annotation.Order;
 
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkClientProperties;
 import dev.zkspring.client.ZkConnectionStateChangedEvent;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -84,7 +85,7 @@ class ZkAutoConfigurationTests {
 	void reusesAClientRegisteredBeforeRefreshSoTheApplicationHasOneSession() {
 		CuratorFramework[] early = new CuratorFramework[1];
 		this.contextRunner.withPropertyValues(zk.connectProperty()).withInitializer((context) -> {
-			early[0] = ZkClientFactory.create(new ZkProperties().toClientSettings(), zk.connectString(), List.of());
+			early[0] = ZkClientFactory.create(new ZkClientProperties().toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 			ZkClientFactory.start(early[0], Duration.ofSeconds(10));
 			DefaultListableBeanFactory beanFactory = (DefaultListableBeanFactory) context.getBeanFactory();
 			beanFactory.registerSingleton("curatorFramework", early[0]);
@@ -101,14 +102,14 @@ class ZkAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("zk.enabled=false", "zk.embedded.enabled=true")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(CuratorFramework.class)
-				.doesNotHaveBean(ZkProperties.class)
+				.doesNotHaveBean(ZkClientProperties.class)
 				.doesNotHaveBean("zkEmbeddedServer"));
 	}
 
 	@Test
 	void backsOffWhenCuratorIsNotOnTheClasspath() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(CuratorFramework.class))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ZkProperties.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ZkClientProperties.class));
 	}
 
 	@Test
@@ -144,8 +145,8 @@ class ZkAutoConfigurationTests {
 
 		@Bean(destroyMethod = "close")
 		CuratorFramework myClient() {
-			ZkProperties properties = new ZkProperties();
-			CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+			ZkClientProperties properties = new ZkClientProperties();
+			CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 			ZkClientFactory.start(client, Duration.ofSeconds(10));
 			return client;
 		}

@@ -14,6 +14,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,7 +51,7 @@ class ZkLeaderAutoConfigurationTests {
 				ZkLeaderElection election = context.getBean(ZkLeaderElection.class);
 				assertThat(election.latchPath()).isEqualTo("/elections/billing");
 				assertThat(election.participantId()).isEqualTo("node-1");
-				ZkProperties.Leader leader = context.getBean(ZkProperties.class).getLeader();
+				ZkLeaderProperties leader = context.getBean(ZkLeaderProperties.class);
 				assertThat(leader.getDrainTimeout()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(leader.getTakeoverDelay()).isEqualTo(Duration.ofSeconds(3));
 			});

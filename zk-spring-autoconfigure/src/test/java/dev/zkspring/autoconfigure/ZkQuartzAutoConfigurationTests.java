@@ -26,6 +26,7 @@ import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.LeaderJobs;
 import dev.zkspring.leader.RevokePolicy;
 import dev.zkspring.leader.ZkLeaderElection;
+import dev.zkspring.leader.ZkQuartzProperties;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,7 +171,7 @@ class ZkQuartzAutoConfigurationTests {
 	@Test
 	void bindsTheRevokePolicy() {
 		this.contextRunner.withPropertyValues("spring.application.name=policy", "zk.quartz.on-revoke=interrupt")
-			.run((context) -> assertThat(context.getBean(ZkProperties.class).getQuartz().getOnRevoke())
+			.run((context) -> assertThat(context.getBean(ZkQuartzProperties.class).getOnRevoke())
 				.isEqualTo(RevokePolicy.INTERRUPT));
 	}
 

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,11 +40,11 @@ class ClientTlsSystemPropertiesTests {
 	@Test
 	void aPlainClientStaysPlainWhenSystemPropertiesAskForTls() {
 		setTlsSystemProperties();
-		ZKClientConfig config = ClientTls.clientConfig(new ZkProperties().toClientSettings().tls());
+		ZKClientConfig config = ClientTls.clientConfig(new ZkClientProperties().toClientSettings(List.of("/locks", "/leader")).tls());
 		assertThat(config.getProperty(ZKClientConfig.SECURE_CLIENT)).isNull();
 		assertThat(config.getProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET)).isNull();
 		assertThat(config.getProperty("zookeeper.ssl.trustStore.location")).isNull();
-		CuratorFramework client = ZkClientFactory.create(new ZkProperties().toClientSettings(), zk.connectString(),
+		CuratorFramework client = ZkClientFactory.create(new ZkClientProperties().toClientSettings(List.of("/locks", "/leader")), zk.connectString(),
 				List.of());
 		try {
 			ZkClientFactory.start(client, Duration.ofSeconds(5));

@@ -23,7 +23,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.test.ZooKeeperExtension;
@@ -80,10 +79,10 @@ class OwnedPathsIntegrationTests {
 	@Test
 	void namespaceAStrangerCreatedFailsTheConfigCentersEarlyClientToo() throws Exception {
 		zk.newClient().create().forPath("/planted-early");
-		ZkProperties properties = new ZkProperties();
+		ZkClientProperties properties = new ZkClientProperties();
 		properties.setNamespace("planted-early");
 		properties.getAuth().setCredentials("app:s3cret");
-		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 		this.clients.add(client);
 		assertThatExceptionOfType(ZkStartupException.class)
 			.isThrownBy(() -> ZkClientFactory.tryStart(client, Duration.ofSeconds(10)))
@@ -193,9 +192,9 @@ class OwnedPathsIntegrationTests {
 
 	@Test
 	void lockRootIsCheckedAtFirstUseWhenTheClientWasNotConnectedAtStartup() throws Exception {
-		ZkProperties properties = new ZkProperties();
+		ZkClientProperties properties = new ZkClientProperties();
 		properties.getAuth().setCredentials("app:s3cret");
-		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 		this.clients.add(client);
 		SessionLease lease = SessionLease.start(client);
 		ZkLockTemplate template = new ZkLockTemplate(client, lease,
@@ -239,9 +238,9 @@ class OwnedPathsIntegrationTests {
 	}
 
 	private CuratorFramework appClient() {
-		ZkProperties properties = new ZkProperties();
+		ZkClientProperties properties = new ZkClientProperties();
 		properties.getAuth().setCredentials("app:s3cret");
-		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 		this.clients.add(client);
 		ZkClientFactory.start(client, Duration.ofSeconds(10));
 		return client;

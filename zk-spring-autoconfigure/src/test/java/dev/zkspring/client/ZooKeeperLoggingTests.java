@@ -12,7 +12,6 @@ import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,7 +62,7 @@ class ZooKeeperLoggingTests {
 	}
 
 	private static org.apache.curator.framework.CuratorFramework build() {
-		return ZkClientFactory.create(new ZkProperties().toClientSettings(), "127.0.0.1:1", List.of());
+		return ZkClientFactory.create(new ZkClientProperties().toClientSettings(List.of("/locks", "/leader")), "127.0.0.1:1", List.of());
 	}
 
 }

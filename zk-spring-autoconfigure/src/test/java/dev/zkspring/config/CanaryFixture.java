@@ -10,6 +10,9 @@ final class CanaryFixture {
 
 	static final String ROOT = "/config";
 
+	/** Where the canary nodes and history live, beside the root: clean it before the root. */
+	static final String META = ConfigLayout.metaRoot(ROOT);
+
 	private CanaryFixture() {
 	}
 
@@ -33,11 +36,6 @@ final class CanaryFixture {
 	/** End the canary (abort or promote): delete its node. */
 	static void end(CuratorFramework writer, String context) throws Exception {
 		writer.delete().forPath(node(context));
-	}
-
-	static void deleteAll(CuratorFramework writer) throws Exception {
-		ConfigTestSupport.deleteAll(writer, ConfigLayout.metaRoot(ROOT));
-		ConfigTestSupport.deleteAll(writer, ROOT);
 	}
 
 }

@@ -13,24 +13,27 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
-import dev.zkspring.autoconfigure.ZkEncryptionProperties;
-import dev.zkspring.autoconfigure.ZkProperties;
+import dev.zkspring.client.ZkClientProperties;
+import dev.zkspring.embedded.ZkEmbeddedProperties;
+import dev.zkspring.leader.ZkLeaderProperties;
+import dev.zkspring.lock.ZkLockProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The config package binds its own settings (it never imports the auto-configuration), with the same
- * defaults and the same reading of every {@code zk.*} key as {@link ZkProperties}.
+ * The config package binds its own settings (it never imports the auto-configuration) through the
+ * properties classes the beans bind, so it reads every {@code zk.*} key as they do; the lock and leader
+ * roots, whose classes it cannot reach, are compared with those classes' defaults here.
  */
 class ConfigSettingsTests {
 
 	@Test
-	void defaultsAreThoseOfTheZkProperties() {
+	void defaultsAreThoseOfThePropertiesClasses() {
 		assertThat(ConfigSettings.bind(binder(Map.of()))).isEqualTo(fromProperties(Map.of()));
 	}
 
 	@Test
-	void everyKeyIsReadAsTheZkPropertiesReadIt() {
+	void everyKeyIsReadAsThePropertiesClassesReadIt() {
 		Map<String, String> values = Map.ofEntries(Map.entry("zk.connect", "a:1,b:2"), Map.entry("zk.namespace", "ns"),
 				Map.entry("zk.session-timeout", "7s"), Map.entry("zk.connection-timeout", "3s"),
 				Map.entry("zk.retry.base-sleep", "20ms"), Map.entry("zk.retry.max-retries", "9"),
@@ -62,6 +65,13 @@ class ConfigSettingsTests {
 	}
 
 	@Test
+	void nothingElseIsBoundWhenTheConfigCenterIsOff() {
+		assertThat(ConfigSettings.bind(binder(Map.of("zk.enabled", "false", "zk.session-timeout", "soon")))).isNull();
+		assertThat(ConfigSettings.bind(binder(Map.of("zk.config.enabled", "false", "zk.config.max-document-size", "big"))))
+			.isNull();
+	}
+
+	@Test
 	void noCapabilityPackageImportsTheAutoConfiguration() throws IOException {
 		Path main = Path.of("src/main/java/dev/zkspring");
 		try (Stream<Path> files = Files.walk(main)) {
@@ -87,18 +97,22 @@ class ConfigSettingsTests {
 		return new Binder(new MapConfigurationPropertySource(values));
 	}
 
-	/** What the initializer built before it bound settings of its own. */
+	/** What the beans bind: each capability's properties class, the roots from the lock's and the leader's. */
 	private static ConfigSettings fromProperties(Map<String, String> values) {
-		ZkProperties properties = binder(values).bind(ZkProperties.PREFIX, ZkProperties.class).orElseGet(ZkProperties::new);
-		ZkProperties.Config config = properties.getConfig();
-		ZkProperties.Embedded embedded = properties.getEmbedded();
-		return new ConfigSettings(properties.toClientSettings(), properties.getConnect(),
-				properties.getConnectionTimeout(), properties.getNamespace(), embedded.isEnabled(), embedded.getPort(),
-				embedded.getDataDir(), config.getRoot(), config.getDefaultContext(), config.getName(),
-				config.getProfileSeparator(), config.isFailFast(), config.isWatch(), config.getSnapshotDir(),
-				config.isSnapshotEnabled(), config.getMaxDocumentSize(), encryption(config.getEncryption()));
+		Binder binder = binder(values);
+		ZkClientProperties zk = binder.bindOrCreate(ZkClientProperties.PREFIX, ZkClientProperties.class);
+		ZkEmbeddedProperties embedded = binder.bindOrCreate(ZkEmbeddedProperties.PREFIX, ZkEmbeddedProperties.class);
+		ZkConfigProperties config = binder.bindOrCreate(ZkConfigProperties.PREFIX, ZkConfigProperties.class);
+		List<String> recordRoots = List.of(binder.bindOrCreate(ZkLockProperties.PREFIX, ZkLockProperties.class).getRoot(),
+				binder.bindOrCreate(ZkLeaderProperties.PREFIX, ZkLeaderProperties.class).getRoot());
+		return new ConfigSettings(zk.toClientSettings(recordRoots), zk.getConnect(), zk.getConnectionTimeout(),
+				zk.getNamespace(), embedded.isEnabled(), embedded.getPort(), embedded.getDataDir(), config.getRoot(),
+				config.getDefaultContext(), config.getName(), config.getProfileSeparator(), config.isFailFast(),
+				config.isWatch(), config.getSnapshotDir(), config.isSnapshotEnabled(), config.getMaxDocumentSize(),
+				encryption(config.getEncryption()));
 	}
 
+	/** Written out field by field, so a value the early binding drops is noticed. */
 	private static EncryptionSettings encryption(ZkEncryptionProperties encryption) {
 		ZkEncryptionProperties.KeyStore store = encryption.getKeyStore();
 		return new EncryptionSettings(encryption.getKey(), new TreeMap<>(encryption.getKeys()), store.getLocation(),

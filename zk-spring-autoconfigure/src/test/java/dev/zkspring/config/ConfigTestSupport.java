@@ -21,6 +21,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.test.ShopOwner;
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 /** What the config center's tests share: writing znodes, a small application, its properties. */
@@ -55,18 +57,11 @@ final class ConfigTestSupport {
 	}
 
 	static void write(CuratorFramework client, String path, byte[] data) throws Exception {
-		if (client.checkExists().forPath(path) == null) {
-			client.create().creatingParentsIfNeeded().forPath(path, data);
-		}
-		else {
-			client.setData().forPath(path, data);
-		}
+		ZkAppFixture.write(client, path, data);
 	}
 
 	static void deleteAll(CuratorFramework client, String path) throws Exception {
-		if (client.checkExists().forPath(path) != null) {
-			client.delete().deletingChildrenIfNeeded().forPath(path);
-		}
+		ZkAppFixture.deleteAll(client, path);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -83,7 +78,7 @@ final class ConfigTestSupport {
 
 		private List<String> items = new ArrayList<>();
 
-		private final Owner owner = new Owner();
+		private final ShopOwner owner = new ShopOwner();
 
 		public String getGreeting() {
 			return this.greeting;
@@ -101,32 +96,8 @@ final class ConfigTestSupport {
 			this.items = items;
 		}
 
-		public Owner getOwner() {
+		public ShopOwner getOwner() {
 			return this.owner;
-		}
-
-		public static class Owner {
-
-			private String name = "nobody";
-
-			private int age;
-
-			public String getName() {
-				return this.name;
-			}
-
-			public void setName(String name) {
-				this.name = name;
-			}
-
-			public int getAge() {
-				return this.age;
-			}
-
-			public void setAge(int age) {
-				this.age = age;
-			}
-
 		}
 
 	}

@@ -1,26 +1,20 @@
 package dev.zkspring.config;
 
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.mock.env.MockEnvironment;
 
+import dev.zkspring.test.ServerRequests;
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
@@ -37,56 +31,45 @@ class ContextReaderIntegrationTests {
 			"/config/orders", "/config/application,eu", "/config/application");
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private CuratorFramework writer;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		System.clearProperty("jute.maxbuffer");
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner)
+		.cleaning("/config")
+		.clearing("jute.maxbuffer");
 
 	@Test
 	void aReloadOfFiveContextsIsOneRequest() throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"g1\"}}");
-		write(this.writer, "/config/application", "{\"shop\":{\"shared\":\"s1\"}}");
-		write(this.writer, "/config/application,eu", "{\"shop\":{\"region\":\"eu\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"g1\"}}");
+		write(app.writer(), "/config/application", "{\"shop\":{\"shared\":\"s1\"}}");
+		write(app.writer(), "/config/application,eu", "{\"shop\":{\"region\":\"eu\"}}");
 		JsonZnodePropertySourceLocator locator = new JsonZnodePropertySourceLocator();
 		locator.configure(new ConfigContexts("/config", "orders", List.of("eu", "prod"), lowestFirst()), 1_000_000, "test#1");
-		long first = requests(this.writer, () -> locator.locate(new MockEnvironment(), this.writer));
+		long first = ServerRequests.during(app.writer(), () -> locator.locate(new MockEnvironment(), app.writer()));
 		// one stat per context, one listing of the canary root (which canaries run), then one multi
 		assertThat(first).as("the first load stats each context and lists the canaries, then reads them in one multi")
 			.isEqualTo(5 + 1 + 1);
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"g2\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"g2\"}}");
 		long reload = Long.MAX_VALUE;
 		for (int i = 0; i < 3; i++) {
 			// the fewest of three, so a ping of the session's falling into one count cannot fail the test
-			reload = Math.min(reload, requests(this.writer, () -> locator.locate(new MockEnvironment(), this.writer)));
+			reload = Math.min(reload, ServerRequests.during(app.writer(), () -> locator.locate(new MockEnvironment(), app.writer())));
 		}
 		assertThat(reload).as("requests per reload of 5 contexts and their canary nodes (one multi)").isEqualTo(1);
-		assertThat(locator.locate(new MockEnvironment(), this.writer))
+		assertThat(locator.locate(new MockEnvironment(), app.writer()))
 			.anySatisfy((source) -> assertThat(source.getProperty("shop.greeting")).isEqualTo("g2"));
 	}
 
 	@Test
 	void aReloadOfContextsTogetherOverThePacketLimitStaysSplitAndConsistent() throws Exception {
 		for (String context : CONTEXTS.subList(1, 5)) {
-			write(this.writer, context, document("1", 400_000));
+			write(app.writer(), context, document("1", 400_000));
 		}
 		List<ConnectionState> states = new CopyOnWriteArrayList<>();
-		this.writer.getConnectionStateListenable().addListener((client, state) -> states.add(state));
+		app.writer().getConnectionStateListenable().addListener((client, state) -> states.add(state));
 		java.util.Map<String, Integer> sizes = new java.util.concurrent.ConcurrentHashMap<>();
-		new ContextReader(this.writer, sizes).read(CONTEXTS);
+		new ContextReader(app.writer(), sizes).read(CONTEXTS);
 		for (String context : CONTEXTS.subList(1, 5)) {
-			write(this.writer, context, document("2", 450_000));
+			write(app.writer(), context, document("2", 450_000));
 		}
-		List<ContextReader.Read> reads = new ContextReader(this.writer, sizes).read(CONTEXTS);
+		List<ContextReader.Read> reads = new ContextReader(app.writer(), sizes).read(CONTEXTS);
 		assertThat(reads).extracting((read) -> read.stat() != null ? read.stat().getVersion() : -1)
 			.containsExactly(-1, 1, 1, 1, 1);
 		assertThat(reads.get(1).data()).hasSize(450_000);
@@ -98,12 +81,12 @@ class ContextReaderIntegrationTests {
 		System.setProperty("jute.maxbuffer", "300000");
 		CuratorFramework reader = client();
 		try {
-			write(this.writer, "/config/orders", document("1", 1_000));
-			write(this.writer, "/config/application", document("1", 1_000));
+			write(app.writer(), "/config/orders", document("1", 1_000));
+			write(app.writer(), "/config/application", document("1", 1_000));
 			java.util.Map<String, Integer> sizes = new java.util.concurrent.ConcurrentHashMap<>();
 			List<String> contexts = List.of("/config/orders", "/config/application");
 			new ContextReader(reader, sizes).read(contexts);
-			write(this.writer, "/config/orders", document("2", 310_000));
+			write(app.writer(), "/config/orders", document("2", 310_000));
 			List<ContextReader.Read> reads = new ContextReader(reader, sizes).read(contexts);
 			assertThat(reads.get(0).tooLargeFor()).isEqualTo(300_000);
 			assertThat(reads.get(0).requireStat().getVersion()).isEqualTo(1);
@@ -119,11 +102,11 @@ class ContextReaderIntegrationTests {
 	void aReloadRightAfterTheSessionExpiredIsReadOnTheNewSession() throws Exception {
 		CuratorFramework reader = client();
 		try {
-			write(this.writer, "/config/orders", document("1", 1_000));
+			write(app.writer(), "/config/orders", document("1", 1_000));
 			java.util.Map<String, Integer> sizes = new java.util.concurrent.ConcurrentHashMap<>();
 			List<String> contexts = List.of("/config/orders", "/config/application");
 			new ContextReader(reader, sizes).read(contexts);
-			write(this.writer, "/config/orders", document("2", 2_000));
+			write(app.writer(), "/config/orders", document("2", 2_000));
 			ZooKeeperExtension.expireSession(reader);
 			List<ContextReader.Read> reads = new ContextReader(reader, sizes).read(contexts);
 			assertThat(reads.get(0).requireStat().getVersion()).isEqualTo(1);
@@ -142,7 +125,7 @@ class ContextReaderIntegrationTests {
 
 	private static CuratorFramework client() throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(zk.connectString())
+			.connectString(app.zk().connectString())
 			.sessionTimeoutMs(10_000)
 			.retryPolicy(new ExponentialBackoffRetry(100, 3))
 			.build();
@@ -151,34 +134,9 @@ class ContextReaderIntegrationTests {
 		return client;
 	}
 
-	/** Requests the server received on this client's connection while the action ran. */
-	static long requests(CuratorFramework client, ThrowingRunnable action) throws Exception {
-		long before = packetsReceived(client);
-		action.run();
-		return packetsReceived(client) - before;
-	}
-
-	static long packetsReceived(CuratorFramework client) throws Exception {
-		String session = "0x" + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId());
-		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-		for (ObjectName name : server.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null)) {
-			if (name.toString().contains("Connections") && session.equals(server.getAttribute(name, "SessionId"))) {
-				return (Long) server.getAttribute(name, "PacketsReceived");
-			}
-		}
-		throw new IllegalStateException("no connection bean for session " + session);
-	}
-
 	private static String document(String version, int size) {
 		String head = "{\"v\":\"" + version + "\",\"pad\":\"";
 		return head + "x".repeat(size - head.length() - 2) + "\"}";
-	}
-
-	@FunctionalInterface
-	interface ThrowingRunnable {
-
-		void run() throws Exception;
-
 	}
 
 }

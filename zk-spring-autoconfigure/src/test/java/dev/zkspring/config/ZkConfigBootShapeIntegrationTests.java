@@ -1,18 +1,14 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -21,7 +17,7 @@ import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,21 +38,10 @@ class ZkConfigBootShapeIntegrationTests {
 	private static final String LOWER = "dev.zkspring.demo.lower";
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	@AfterEach
 	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 		LoggingSystem system = LoggingSystem.get(getClass().getClassLoader());
 		system.setLogLevel(DEMO, null);
 		system.setLogLevel(LOWER, null);
@@ -64,16 +49,16 @@ class ZkConfigBootShapeIntegrationTests {
 
 	@Test
 	void logLevelsFromZooKeeperApplyAtStartupAndOnChangeAndFallBackWhenRemoved() throws Exception {
-		write(this.writer, "/config/orders",
+		write(app.writer(), "/config/orders",
 				"{\"logging\":{\"level\":{\"dev.zkspring.demo.zk\":\"debug\",\"dev.zkspring.demo.lower\":\"trace\"}}}");
 		LoggingSystem system = LoggingSystem.get(getClass().getClassLoader());
 		try (ConfigurableApplicationContext context = run()) {
 			assertThat(level(system, DEMO)).isEqualTo(LogLevel.DEBUG);
 			assertThat(level(system, LOWER)).as("ZooKeeper wins over the packaged yml").isEqualTo(LogLevel.TRACE);
-			write(this.writer, "/config/orders",
+			write(app.writer(), "/config/orders",
 					"{\"logging\":{\"level\":{\"dev.zkspring.demo.zk\":\"warn\",\"dev.zkspring.demo.lower\":\"trace\"}}}");
 			await().atMost(WAIT).until(() -> level(system, DEMO) == LogLevel.WARN);
-			write(this.writer, "/config/orders", "{\"other\":1}");
+			write(app.writer(), "/config/orders", "{\"other\":1}");
 			await().atMost(WAIT).until(() -> level(system, LOWER) == LogLevel.ERROR);
 			assertThat(level(system, DEMO)).as("no source left: the default").isNull();
 		}
@@ -81,21 +66,21 @@ class ZkConfigBootShapeIntegrationTests {
 
 	@Test
 	void anEmptyObjectUnderLoggingLevelResetsTheLevelsOfLowerSourcesAtStartupAndOnChange() throws Exception {
-		write(this.writer, "/config/orders", "{\"logging\":{\"level\":{}}}");
+		write(app.writer(), "/config/orders", "{\"logging\":{\"level\":{}}}");
 		LoggingSystem system = LoggingSystem.get(getClass().getClassLoader());
 		try (ConfigurableApplicationContext context = run()) {
 			assertThat(context.getEnvironment().getProperty("logging.level.dev.zkspring.demo.lower")).isNull();
 			assertThat(level(system, LOWER)).as("the yml's level, hidden by {} from the start, is not kept").isNull();
-			write(this.writer, "/config/orders", "{\"other\":1}");
+			write(app.writer(), "/config/orders", "{\"other\":1}");
 			await().atMost(WAIT).until(() -> level(system, LOWER) == LogLevel.ERROR);
-			write(this.writer, "/config/orders", "{\"logging\":{\"level\":{}},\"other\":2}");
+			write(app.writer(), "/config/orders", "{\"logging\":{\"level\":{}},\"other\":2}");
 			await().atMost(WAIT).until(() -> level(system, LOWER) == null);
 		}
 	}
 
 	@Test
 	void anEmptyArrayClearsAListOfALowerSourceAndMapKeysWithSpecialCharactersBindVerbatim() throws Exception {
-		write(this.writer, "/config/orders", "{\"routing\":{\"hosts\":[],\"routes\":{\"/api/**\":\"api\","
+		write(app.writer(), "/config/orders", "{\"routing\":{\"hosts\":[],\"routes\":{\"/api/**\":\"api\","
 				+ "\"svc:8080\":\"svc\",\"a b\":\"space\",\"[/v1/*]\":\"v1\"}}}");
 		try (ConfigurableApplicationContext context = run()) {
 			Routing routing = Binder.get(context.getEnvironment()).bind("routing", Bindable.of(Routing.class)).get();
@@ -109,8 +94,8 @@ class ZkConfigBootShapeIntegrationTests {
 
 	@Test
 	void anEmptyObjectClearsTheMapOfEveryLowerSourceForTheBinderAndTheEnvironment() throws Exception {
-		write(this.writer, "/config/application", "{\"routing\":{\"routes\":{\"shared\":\"s\"}}}");
-		write(this.writer, "/config/orders", "{\"routing\":{\"routes\":{}}}");
+		write(app.writer(), "/config/application", "{\"routing\":{\"routes\":{\"shared\":\"s\"}}}");
+		write(app.writer(), "/config/orders", "{\"routing\":{\"routes\":{}}}");
 		try (ConfigurableApplicationContext context = run()) {
 			Routing routing = Binder.get(context.getEnvironment()).bind("routing", Bindable.of(Routing.class)).get();
 			assertThat(routing.getRoutes()).as("{} clears the yml's and the shared context's entries").isEmpty();
@@ -123,7 +108,7 @@ class ZkConfigBootShapeIntegrationTests {
 
 	@Test
 	void aDottedNameIsAPathAtTheRootAndOneMapKeyInsideAnObject() throws Exception {
-		write(this.writer, "/config/orders", "{\"routing.limit\":5,\"routing\":{\"endpoints\":"
+		write(app.writer(), "/config/orders", "{\"routing.limit\":5,\"routing\":{\"endpoints\":"
 				+ "{\"db.example.com\":{\"port\":5432},\"cache\":{\"port\":6379}}}}");
 		try (ConfigurableApplicationContext context = run()) {
 			Routing routing = Binder.get(context.getEnvironment()).bind("routing", Bindable.of(Routing.class)).get();
@@ -135,7 +120,7 @@ class ZkConfigBootShapeIntegrationTests {
 	}
 
 	private ConfigurableApplicationContext run(String... args) {
-		List<String> all = new ArrayList<>(List.of("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots));
+		List<String> all = new ArrayList<>(List.of("--" + app.zk().connectProperty(), "--zk.config.snapshot-dir=" + app.snapshots()));
 		all.addAll(List.of(args));
 		return ConfigTestSupport.run(all.toArray(String[]::new));
 	}

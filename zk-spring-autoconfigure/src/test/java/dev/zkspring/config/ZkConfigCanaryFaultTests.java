@@ -9,20 +9,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -36,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigCanaryFaultTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner)
+		.cleaning(CanaryFixture.META, CanaryFixture.ROOT);
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -44,30 +41,13 @@ class ZkConfigCanaryFaultTests {
 
 	private static final String CANDIDATE = "{\"shop\":{\"greeting\":\"candidate\"}}";
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private CuttableProxy proxy;
-
-	private ApplicationContextRunner runner;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app, (runner) -> runner.withBean(ConfigTestSupport.EventRecorder.class)
+		.withPropertyValues("zk.leader.id=node-1"));
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.proxy = CuttableProxy.to(zk.connectString());
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withBean(ConfigTestSupport.EventRecorder.class)
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",
-					"zk.leader.id=node-1");
-		ConfigTestSupport.write(this.writer, ORDERS, "{\"shop\":{\"greeting\":\"base\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.proxy.close();
-		CanaryFixture.deleteAll(this.writer);
+		ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"greeting\":\"base\"}}");
 	}
 
 	@Test
@@ -79,11 +59,11 @@ class ZkConfigCanaryFaultTests {
 				"{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[\\\"secret-array\\\"]\"}");
 		List<String> reasons = List.of("not valid JSON", "not valid JSON", "field 'instances' is missing",
 				"field 'document' is not the candidate document as one JSON string", "not a JSON object");
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			ConfigTestSupport.EventRecorder events = context.getBean(ConfigTestSupport.EventRecorder.class);
 			for (int i = 0; i < malformed.size(); i++) {
 				int refused = events.rejections.size();
-				CanaryFixture.writeRaw(this.writer, "orders", malformed.get(i));
+				CanaryFixture.writeRaw(app.writer(), "orders", malformed.get(i));
 				await().atMost(WAIT).until(() -> events.rejections.size() > refused);
 				ZkConfigRejectedEvent rejection = events.rejections.get(events.rejections.size() - 1);
 				assertThat(rejection.getZnode()).isEqualTo(CanaryFixture.node("orders"));
@@ -92,15 +72,15 @@ class ZkConfigCanaryFaultTests {
 			}
 			assertThat(output).contains("Refused the canary in znode /config.meta/canary/orders").doesNotContain("secret");
 			// a good canary after the bad ones is applied
-			CanaryFixture.start(this.writer, "orders", 2, List.of("node-1"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 2, List.of("node-1"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
 		});
 	}
 
 	@Test
 	void aMemberStartingWithAMalformedCanaryStartsOnTheBase(CapturedOutput output) throws Exception {
-		CanaryFixture.writeRaw(this.writer, "orders", "{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[]\"}");
-		this.runner.run((context) -> {
+		CanaryFixture.writeRaw(app.writer(), "orders", "{\"revision\":1,\"instances\":[\"node-1\"],\"document\":\"[]\"}");
+		this.proxy.runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(greeting(context)).isEqualTo("base");
 			assertThat(output).contains("Refused the canary in znode /config.meta/canary/orders (version 0)");
@@ -110,16 +90,16 @@ class ZkConfigCanaryFaultTests {
 	@Test
 	void aMemberStartingWithACandidateItCannotBindFailsNamingTheKeyAndTheCanaryNode(CapturedOutput output)
 			throws Exception {
-		CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
+		CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"),
 				"{\"shop\":{\"owner\":{\"age\":\"secret-not-an-age\"}}}");
-		assertThatException().isThrownBy(() -> ConfigTestSupport.run("--" + zk.connectProperty(),
-				"--zk.config.snapshot-dir=" + this.snapshots, "--zk.leader.id=node-1", "--spring.main.banner-mode=off")
+		assertThatException().isThrownBy(() -> ConfigTestSupport.run("--" + app.zk().connectProperty(),
+				"--zk.config.snapshot-dir=" + app.snapshots(), "--zk.leader.id=node-1", "--spring.main.banner-mode=off")
 			.close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Correct the value of 'shop.owner.age' in znode /config.meta/canary/orders")
 			.doesNotContain("secret-not-an-age");
 		// an instance outside the set starts on the base
-		ConfigTestSupport.run("--" + zk.connectProperty(), "--zk.config.snapshot-dir=" + this.snapshots.resolve("other"),
+		ConfigTestSupport.run("--" + app.zk().connectProperty(), "--zk.config.snapshot-dir=" + app.snapshots().resolve("other"),
 				"--zk.leader.id=node-2", "--spring.main.banner-mode=off").close();
 	}
 
@@ -127,11 +107,11 @@ class ZkConfigCanaryFaultTests {
 	void anEncryptedCandidateValueReachesTheMemberAndStaysCiphertextInItsSnapshot(CapturedOutput output) {
 		String key = ConfigCipher.generateKey();
 		String encrypted = ConfigCipher.ofKey(key).encryptFor("shop.greeting", "secret-candidate-password");
-		this.runner.withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"),
+		this.proxy.runner().withPropertyValues(ConfigCipher.KEY_PROPERTY + "=" + key).run((context) -> {
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"),
 					"{\"shop\":{\"greeting\":\"" + encrypted + "\"}}");
 			await().atMost(WAIT).until(() -> "secret-candidate-password".equals(greeting(context)));
-			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(app.snapshots());
 			await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readString(snapshot)).contains(encrypted)
 				.contains("\"canary\""));
 			assertThat(Files.readString(snapshot)).doesNotContain("secret-candidate-password");
@@ -141,46 +121,40 @@ class ZkConfigCanaryFaultTests {
 
 	@Test
 	void aCanaryEndedWhileTheConnectionIsCutIsNoticedOnReconnect() {
-		this.runner.run((context) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+		this.proxy.runner().run((context) -> {
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			CanaryFixture.end(this.writer, "orders");
+			long session = ProxiedApp.session(client);
+			this.proxy.cutUntilDisconnected(client);
+			CanaryFixture.end(app.writer(), "orders");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "base".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
-				.isEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("the same session").isEqualTo(session);
 		});
 	}
 
 	@Test
 	void aCanaryStartedWhileTheSessionExpiredIsAppliedOnTheNewSession() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-			long session = zooKeeper.getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			long session = ProxiedApp.session(client);
+			this.proxy.cutAndExpire(client);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
-				.isNotEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("a new session").isNotEqualTo(session);
 			// and the new session's watch sees the end of it
-			CanaryFixture.end(this.writer, "orders");
+			CanaryFixture.end(app.writer(), "orders");
 			await().atMost(WAIT).until(() -> "base".equals(greeting(context)));
 		});
 	}
 
 	@Test
 	void writingHistoryOrAnotherContextsCanaryReloadsNothing() throws Exception {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			ConfigTestSupport.EventRecorder events = context.getBean(ConfigTestSupport.EventRecorder.class);
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(context)));
 			int changes = events.changes.size();
 			List<String> handled = new CopyOnWriteArrayList<>();
@@ -191,10 +165,10 @@ class ZkConfigCanaryFaultTests {
 					ours.countDown();
 				}
 			});
-			ConfigTestSupport.write(this.writer, ConfigLayout.historyNode(CanaryFixture.ROOT, "orders"), "{\"revision\":1}");
-			ConfigTestSupport.write(this.writer, ConfigLayout.canaryNode(CanaryFixture.ROOT, "payments"), "{}");
+			ConfigTestSupport.write(app.writer(), ConfigLayout.historyNode(CanaryFixture.ROOT, "orders"), "{\"revision\":1}");
+			ConfigTestSupport.write(app.writer(), ConfigLayout.canaryNode(CanaryFixture.ROOT, "payments"), "{}");
 			// a write the watcher does handle, after them: once it is seen, the two before it were passed over
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			assertThat(ours.await(20, TimeUnit.SECONDS)).isTrue();
 			assertThat(handled).containsExactly(CanaryFixture.node("orders"));
 			assertThat(events.changes).hasSize(changes);

@@ -2,38 +2,30 @@ package dev.zkspring.config;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.mock.env.MockEnvironment;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.client.InstanceId;
 import dev.zkspring.fleet.FleetCanary;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.MemberApp.Shop;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,7 +37,9 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigCanaryIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(MemberApp.runner())
+		.cleaning(CanaryFixture.META, CanaryFixture.ROOT, "/fleet")
+		.with((runner) -> runner.withBean(Shop.class).withBean(FirstLoad.class).withPropertyValues("zk.session-timeout=10s"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -55,27 +49,15 @@ class ZkConfigCanaryIntegrationTests {
 
 	private static final String CANDIDATE = "{\"shop\":{\"limit\":5,\"greeting\":\"candidate\"}}";
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		ConfigTestSupport.write(this.writer, ORDERS, BASE);
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		CanaryFixture.deleteAll(this.writer);
-		ConfigTestSupport.deleteAll(this.writer, "/fleet");
+		ConfigTestSupport.write(app.writer(), ORDERS, BASE);
 	}
 
 	@Test
 	void aCanaryToOneOfThreeChangesOnlyThatOneAndTheFleetShowsIt() {
 		threeApps((one, two, three) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(two)));
 			// the others have read the canary (they report its revision) and kept the base
 			await().atMost(WAIT).untilAsserted(() -> assertThat(canaryStatus()).hasSize(3).allSatisfy((status) -> {
@@ -92,7 +74,7 @@ class ZkConfigCanaryIntegrationTests {
 				.contains("\"revision\":1").contains("candidate"));
 			assertThat(snapshot("node-1")).doesNotContain("\"canary\"").doesNotContain("candidate");
 			// and a start from it (ZooKeeper down) runs the candidate again, knowing it for one
-			assertThat(new ConfigSnapshotStore(ZkConfigSnapshotTests.snapshotFile(this.snapshots.resolve("node-2"))).read())
+			assertThat(new ConfigSnapshotStore(ZkConfigSnapshotTests.snapshotFile(app.snapshots().resolve("node-2"))).read())
 				.singleElement()
 				.satisfies((source) -> {
 					assertThat(source.getProperty("shop.greeting")).isEqualTo("candidate");
@@ -106,9 +88,9 @@ class ZkConfigCanaryIntegrationTests {
 	@Test
 	void endingTheCanaryReturnsTheMemberToTheBase() {
 		threeApps((one, two, three) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(two)));
-			CanaryFixture.end(this.writer, "orders");
+			CanaryFixture.end(app.writer(), "orders");
 			await().atMost(WAIT).until(() -> "base".equals(greeting(two)));
 			assertThat(canaryStatus()).isEmpty();
 		});
@@ -117,9 +99,9 @@ class ZkConfigCanaryIntegrationTests {
 	@Test
 	void anInstanceTakenOutOfTheSetReturnsToTheBaseAndTheOtherMemberStays() {
 		threeApps((one, two, three) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1", "node-2"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1", "node-2"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(one)) && "candidate".equals(greeting(two)));
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-1"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-1"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "base".equals(greeting(two)));
 			assertThat(greeting(one)).isEqualTo("candidate");
 			assertThat(greeting(three)).isEqualTo("base");
@@ -129,9 +111,9 @@ class ZkConfigCanaryIntegrationTests {
 	@Test
 	void aBasePublishedDuringTheCanaryReachesTheOthersAndTheMemberKeepsTheCandidate() {
 		threeApps((one, two, three) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), CANDIDATE);
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(two)));
-			ConfigTestSupport.write(this.writer, ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base-2\"}}");
+			ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base-2\"}}");
 			await().atMost(WAIT).until(() -> "base-2".equals(greeting(one)) && "base-2".equals(greeting(three)));
 			// the member read the new base (its fleet entry is current at version 1) and still runs the candidate
 			await().atMost(WAIT).untilAsserted(() -> assertThat(ordersContext(two)).containsEntry("appliedVersion", 1)
@@ -143,7 +125,7 @@ class ZkConfigCanaryIntegrationTests {
 	@Test
 	void aCandidateTheMemberCannotBindIsRefusedNamingTheKeyAndTheBaseStays() {
 		threeApps((one, two, three) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"),
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"),
 					"{\"shop\":{\"limit\":\"secret-not-a-number\",\"greeting\":\"candidate\"}}");
 			await().atMost(WAIT).untilAsserted(() -> assertThat(canaryStatus())
 				.filteredOn((status) -> status.instanceId().equals("node-2"))
@@ -155,8 +137,8 @@ class ZkConfigCanaryIntegrationTests {
 				}));
 			assertThat(greeting(two)).isEqualTo("base");
 			assertThat(two.getBean(Shop.class).limit).isEqualTo(5);
-			for (String child : this.writer.getChildren().forPath("/fleet/orders")) {
-				assertThat(new String(this.writer.getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
+			for (String child : app.writer().getChildren().forPath("/fleet/orders")) {
+				assertThat(new String(app.writer().getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
 					.doesNotContain("secret-not-a-number");
 			}
 		});
@@ -164,7 +146,7 @@ class ZkConfigCanaryIntegrationTests {
 
 	@Test
 	void aMemberRestartedWithItsStableIdLoadsTheCandidateFromTheFirstLoad() throws Exception {
-		CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), CANDIDATE);
+		CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), CANDIDATE);
 		for (int start = 0; start < 2; start++) {
 			runner("node-2").run((two) -> {
 				assertThat(two).hasNotFailed();
@@ -178,7 +160,7 @@ class ZkConfigCanaryIntegrationTests {
 	void withoutAConfiguredIdTheGeneratedOneNamesTheInstanceForTheCanaryTheFleetAndTheElection() throws Exception {
 		String generated = InstanceId.generated(new MockEnvironment().withProperty("server.port", "8123"));
 		assertThat(generated).endsWith(":8123#" + ProcessHandle.current().pid());
-		CanaryFixture.start(this.writer, "orders", 1, List.of(generated), CANDIDATE);
+		CanaryFixture.start(app.writer(), "orders", 1, List.of(generated), CANDIDATE);
 		runner(null).withConfiguration(AutoConfigurations.of(ZkLeaderAutoConfiguration.class))
 			.withPropertyValues("server.port=8123", "zk.leader.enabled=true")
 			.run((context) -> {
@@ -192,16 +174,16 @@ class ZkConfigCanaryIntegrationTests {
 
 	@Test
 	void anImportingMemberNamedInItsPackagedFileLoadsTheCandidateBeforeTheContextExists() throws Exception {
-		CanaryFixture.start(this.writer, "orders", 1, List.of("import-1"), CANDIDATE);
+		CanaryFixture.start(app.writer(), "orders", 1, List.of("import-1"), CANDIDATE);
 		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
-		}, ImportTestSupport.withDefaults("zk-canary-import-tests", zk, this.snapshots.resolve("import")))) {
+		}, ImportTestSupport.withDefaults("zk-canary-import-tests", app.zk(), app.snapshots().resolve("import")))) {
 			assertThat(context.getBean(ConfigTestSupport.ShopProperties.class).getGreeting()).isEqualTo("candidate");
 			assertThat(context.getBean(InstanceId.class).value()).isEqualTo("import-1");
 		}
 	}
 
 	private List<FleetCanary> canaryStatus() throws Exception {
-		return FleetCanary.read(this.writer, "/fleet/orders", ORDERS);
+		return FleetCanary.read(app.writer(), "/fleet/orders", ORDERS);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -220,7 +202,7 @@ class ZkConfigCanaryIntegrationTests {
 	}
 
 	private String snapshot(String id) throws Exception {
-		return Files.readString(ZkConfigSnapshotTests.snapshotFile(this.snapshots.resolve(id)));
+		return Files.readString(ZkConfigSnapshotTests.snapshotFile(app.snapshots().resolve(id)));
 	}
 
 	private static String greeting(AssertableApplicationContext context) {
@@ -229,22 +211,14 @@ class ZkConfigCanaryIntegrationTests {
 
 	private void threeApps(TriConsumer apps) {
 		runner("node-1").run((one) -> runner("node-2").run((two) -> runner("node-3").run((three) -> {
-			await().atMost(WAIT).until(() -> this.writer.getChildren().forPath("/fleet/orders").size() == 3);
+			await().atMost(WAIT).until(() -> app.writer().getChildren().forPath("/fleet/orders").size() == 3);
 			apps.accept(one, two, three);
 		})));
 	}
 
 	private ApplicationContextRunner runner(@Nullable String id) {
-		ApplicationContextRunner runner = new ApplicationContextRunner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withBean(FirstLoad.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots.resolve(String.valueOf(id)),
-					"spring.application.name=orders", "zk.session-timeout=10s");
+		ApplicationContextRunner runner = app.runner()
+			.withPropertyValues("zk.config.snapshot-dir=" + app.snapshots().resolve(String.valueOf(id)));
 		return (id != null) ? runner.withPropertyValues("zk.leader.id=" + id) : runner;
 	}
 
@@ -253,17 +227,6 @@ class ZkConfigCanaryIntegrationTests {
 
 		void accept(AssertableApplicationContext one, AssertableApplicationContext two,
 				AssertableApplicationContext three) throws Exception;
-
-	}
-
-	@RefreshScope
-	static class Shop {
-
-		@Value("${shop.limit}")
-		int limit;
-
-		@Value("${shop.greeting}")
-		String greeting;
 
 	}
 

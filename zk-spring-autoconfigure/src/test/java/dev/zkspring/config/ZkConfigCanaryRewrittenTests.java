@@ -1,34 +1,25 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.fleet.FleetCanary;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.publish.Change;
 import dev.zkspring.publish.ConfigCanaries;
 import dev.zkspring.publish.PublishException;
-import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.MemberApp.Shop;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,7 +33,9 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigCanaryRewrittenTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(MemberApp.runner())
+		.cleaning(CanaryFixture.META, CanaryFixture.ROOT, "/fleet")
+		.with((runner) -> runner.withBean(Shop.class));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -53,43 +46,29 @@ class ZkConfigCanaryRewrittenTests {
 	/** The same revision again, with a value the member cannot bind. */
 	private static final String REWRITTEN = "{\"shop\":{\"limit\":\"not-a-number\",\"greeting\":\"rewritten\"}}";
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private CuttableProxy proxy;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app);
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.proxy = CuttableProxy.to(zk.connectString());
-		ConfigTestSupport.write(this.writer, ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.proxy.close();
-		CanaryFixture.deleteAll(this.writer);
-		ConfigTestSupport.deleteAll(this.writer, "/fleet");
+		ConfigTestSupport.write(app.writer(), ORDERS, "{\"shop\":{\"limit\":5,\"greeting\":\"base\"}}");
 	}
 
 	@Test
 	void aCanaryRewrittenWithTheSameRevisionIsNotCurrentOnAMemberThatNeverRanItAndPromoteRefuses() {
 		runner().run((member) -> {
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), CANDIDATE);
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), CANDIDATE);
 			await().atMost(WAIT).untilAsserted(() -> assertThat(status().status()).isEqualTo(FleetCanary.CURRENT));
 			assertThat(member.getBean(Shop.class).greeting).isEqualTo("candidate");
 			CuratorFramework client = member.getBean(CuratorFramework.class);
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			this.proxy.cutUntilDisconnected(client);
 			// the same revision, at the same node version, with other content
-			CanaryFixture.end(this.writer, "orders");
-			CanaryFixture.start(this.writer, "orders", 1, List.of("node-2"), REWRITTEN);
+			CanaryFixture.end(app.writer(), "orders");
+			CanaryFixture.start(app.writer(), "orders", 1, List.of("node-2"), REWRITTEN);
 			// the member's fleet entry still speaks of the candidate it ran: not of this content
 			assertThat(status().revision()).isEqualTo(1L);
 			assertThat(status().status()).isEqualTo(FleetCanary.PENDING);
-			ConfigCanaries canaries = new ConfigCanaries(this.writer, "/config");
+			ConfigCanaries canaries = new ConfigCanaries(app.writer(), "/config");
 			assertThatExceptionOfType(PublishException.class)
 				.isThrownBy(() -> canaries.promote("orders", "/fleet/orders", Change.by("t", null), false))
 				.withMessageContaining("node-2 PENDING");
@@ -98,13 +77,13 @@ class ZkConfigCanaryRewrittenTests {
 			await().atMost(WAIT).untilAsserted(() -> assertThat(status().status()).isEqualTo(FleetCanary.REFUSED));
 			assertThat(ownReport(member)).containsEntry("status", FleetCanary.REFUSED);
 			assertThat(member.getBean(Shop.class).greeting).isEqualTo("candidate");
-			assertThat(this.writer.checkExists().forPath(ORDERS + "")).isNotNull();
-			assertThat(new String(this.writer.getData().forPath(ORDERS))).contains("base");
+			assertThat(app.writer().checkExists().forPath(ORDERS + "")).isNotNull();
+			assertThat(new String(app.writer().getData().forPath(ORDERS))).contains("base");
 		});
 	}
 
 	private FleetCanary status() throws Exception {
-		return FleetCanary.read(this.writer, "/fleet/orders", ORDERS)
+		return FleetCanary.read(app.writer(), "/fleet/orders", ORDERS)
 			.stream()
 			.filter((status) -> status.instanceId().equals("node-2"))
 			.findFirst()
@@ -127,27 +106,7 @@ class ZkConfigCanaryRewrittenTests {
 	}
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(),
-					"zk.config.snapshot-dir=" + this.snapshots, "spring.application.name=orders",
-					"zk.session-timeout=30s", "zk.leader.id=node-2");
-	}
-
-	@RefreshScope
-	static class Shop {
-
-		@Value("${shop.limit}")
-		int limit;
-
-		@Value("${shop.greeting}")
-		String greeting;
-
+		return this.proxy.runner().withPropertyValues("zk.leader.id=node-2");
 	}
 
 }

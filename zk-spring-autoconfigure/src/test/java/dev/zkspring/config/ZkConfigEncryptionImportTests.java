@@ -1,18 +1,13 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
-
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.zkspring.client.ZkStartupException;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static dev.zkspring.config.ZkConfigEncryptionIntegrationTests.CIPHER;
@@ -25,27 +20,16 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ZkConfigEncryptionImportTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework client;
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/imported");
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"" + CIPHER.encryptFor("shop.greeting", SECRET) + "\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.client, "/imported");
+		write(app.writer(), "/imported/orders", "{\"shop\":{\"greeting\":\"" + CIPHER.encryptFor("shop.greeting", SECRET) + "\"}}");
 	}
 
 	@Test
 	void aKeyOnTheCommandLineDecryptsTheImportedDocument() {
-		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots,
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(app.zk(), app.snapshots(),
 				"--zk.config.encryption.key=" + KEY)) {
 			assertThat(context.getBean(ConfigTestSupport.ShopProperties.class).getGreeting()).isEqualTo(SECRET);
 		}
@@ -54,7 +38,7 @@ class ZkConfigEncryptionImportTests {
 	@Test
 	void withoutAKeyTheImportFailsNamingThePropertyToSet() {
 		assertThatExceptionOfType(ZkStartupException.class)
-			.isThrownBy(() -> ImportTestSupport.runImporting(zk, this.snapshots).close())
+			.isThrownBy(() -> ImportTestSupport.runImporting(app.zk(), app.snapshots()).close())
 			.satisfies((failure) -> {
 				assertThat(failure.getDescription()).contains("/imported/orders").contains("'shop.greeting'");
 				assertThat(failure.getAction()).contains("zk.config.encryption.key");

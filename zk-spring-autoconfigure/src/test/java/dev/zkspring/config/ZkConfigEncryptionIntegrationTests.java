@@ -1,25 +1,20 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
 import dev.zkspring.config.ConfigTestSupport.ShopProperties;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,9 +27,6 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class ZkConfigEncryptionIntegrationTests {
 
-	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
 	static final Duration WAIT = Duration.ofSeconds(20);
 
 	static final String SECRET = "Plain-S3cret-4711";
@@ -43,24 +35,14 @@ class ZkConfigEncryptionIntegrationTests {
 
 	static final ConfigCipher CIPHER = ConfigCipher.ofKey(KEY);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withBean(EventRecorder.class, EventRecorder::new)
-			.withPropertyValues("zk.config.encryption.key=" + KEY);
-	}
+	@RegisterExtension
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner
+				.withBean(EventRecorder.class, EventRecorder::new)
+				.withPropertyValues("zk.config.encryption.key=" + KEY));
 
 	@AfterEach
 	void cleanUp(CapturedOutput output) throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 		assertThat(output).doesNotContain(SECRET).doesNotContain(KEY);
 	}
 
@@ -70,12 +52,12 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void anEncryptedValueReachesTheBeanDecryptedOnLoadAndOnRefresh() throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "plain-owner"));
-		this.runner.run((context) -> {
+		write(app.writer(), "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "plain-owner"));
+		app.runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo(SECRET);
 			assertThat(context.getEnvironment().getProperty("shop.owner.name")).isEqualTo("plain-owner");
-			write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET + "-2"), "plain-owner"));
+			write(app.writer(), "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET + "-2"), "plain-owner"));
 			await().atMost(WAIT).until(() -> (SECRET + "-2").equals(context.getEnvironment().getProperty("shop.greeting")));
 			ZkConfigChange change = context.getBean(EventRecorder.class).changes.get(0).getChanges().get(0);
 			assertThat(change.key()).isEqualTo("shop.greeting");
@@ -89,9 +71,9 @@ class ZkConfigEncryptionIntegrationTests {
 		String older = ConfigCipher.generateKey();
 		String newer = ConfigCipher.generateKey();
 		ConfigCipher rotated = ConfigCipher.empty().withKey("k2025", older).withKey("k2026", newer);
-		write(this.writer, "/config/orders",
+		write(app.writer(), "/config/orders",
 				document(rotated.encryptFor("shop.greeting", SECRET, "k2025"), rotated.encryptFor("shop.owner.name", "owner-" + SECRET, "K2026")));
-		this.runner.withPropertyValues("zk.config.encryption.keys.k2025=" + older, "zk.config.encryption.keys.k2026=" + newer)
+		app.runner().withPropertyValues("zk.config.encryption.keys.k2025=" + older, "zk.config.encryption.keys.k2026=" + newer)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				ShopProperties shop = context.getBean(ShopProperties.class);
@@ -102,8 +84,8 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void aMissingKeyAtStartupFailsNamingTheZnodeTheKeyAndThePropertyToSet() throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
-		ConfigTestSupport.runner(zk, this.snapshots).run((context) -> {
+		write(app.writer(), "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
+		ConfigTestSupport.runner(app.zk(), app.snapshots()).run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
 			assertThat(failure.getDescription()).contains("/config/orders")
@@ -116,8 +98,8 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void aValueOfAnotherKeyFailsTheStartupSayingWhy() throws Exception {
-		write(this.writer, "/config/orders", document(ConfigCipher.ofKey(ConfigCipher.generateKey()).encryptFor("shop.greeting", SECRET), "o"));
-		this.runner.run((context) -> {
+		write(app.writer(), "/config/orders", document(ConfigCipher.ofKey(ConfigCipher.generateKey()).encryptFor("shop.greeting", SECRET), "o"));
+		app.runner().run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
 			assertThat(failure.getDescription()).contains("/config/orders")
@@ -130,7 +112,7 @@ class ZkConfigEncryptionIntegrationTests {
 	@Test
 	void aKeyThatIsNotAnAesKeyFailsTheStartupNamingItsProperty() throws Exception {
 		String shortKey = Base64.getEncoder().encodeToString(new byte[16]);
-		this.runner.withPropertyValues("zk.config.encryption.key=" + shortKey).run((context) -> {
+		app.runner().withPropertyValues("zk.config.encryption.key=" + shortKey).run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
 			assertThat(failure.getDescription()).contains("zk.config.encryption.key").contains("16 bytes long")
@@ -141,8 +123,8 @@ class ZkConfigEncryptionIntegrationTests {
 
 	@Test
 	void undecryptableChangesAreRefusedWholeAndTheLastGoodConfigurationStays(CapturedOutput output) throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "first"));
-		this.runner.run((context) -> {
+		write(app.writer(), "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "first"));
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
 			String sealed = CIPHER.encryptFor("shop.greeting", SECRET + "-x").substring("{cipher}".length());
 			byte[] bytes = Base64.getDecoder().decode(sealed);
@@ -155,7 +137,7 @@ class ZkConfigEncryptionIntegrationTests {
 			for (int i = 0; i < refusals.length; i++) {
 				int seen = i + 1;
 				// the other key changes too: the whole document is refused, not just the bad value
-				write(this.writer, "/config/orders", document(refusals[i][0], "second"));
+				write(app.writer(), "/config/orders", document(refusals[i][0], "second"));
 				await().atMost(WAIT).until(() -> events.rejections.size() == seen);
 				ZkConfigRejectedEvent rejected = events.rejections.get(i);
 				assertThat(rejected.getZnode()).isEqualTo("/config/orders");

@@ -4,13 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -18,7 +15,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ConfigTestSupport.ShopProperties;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static dev.zkspring.config.ZkConfigEncryptionIntegrationTests.CIPHER;
@@ -33,40 +30,26 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigEncryptionSnapshotTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s");
-	}
-
 	@AfterEach
 	void cleanUp(CapturedOutput output) throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 		assertThat(output).doesNotContain(SECRET).doesNotContain(KEY);
 	}
 
 	@Test
 	void theSnapshotFileHoldsOnlyTheCiphertextAfterLoadAndRefresh() throws Exception {
 		String first = CIPHER.encryptFor("shop.greeting", SECRET);
-		write(this.writer, "/config/orders", document(first, "o"));
-		this.runner.withPropertyValues("zk.config.encryption.key=" + KEY).run((context) -> {
+		write(app.writer(), "/config/orders", document(first, "o"));
+		app.runner().withPropertyValues("zk.config.encryption.key=" + KEY).run((context) -> {
 			assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo(SECRET);
-			Path file = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+			Path file = ZkConfigSnapshotTests.snapshotFile(app.snapshots());
 			assertThat(Files.readString(file)).contains("\"shop.greeting\":\"" + first + "\"").doesNotContain(SECRET);
 			String second = CIPHER.encryptFor("shop.greeting", SECRET + "-2");
-			write(this.writer, "/config/orders", document(second, "o"));
+			write(app.writer(), "/config/orders", document(second, "o"));
 			await().atMost(WAIT).until(() -> Files.readString(file).contains(second));
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo(SECRET + "-2");
 			assertThat(Files.readString(file)).doesNotContain(SECRET);
@@ -75,10 +58,10 @@ class ZkConfigEncryptionSnapshotTests {
 
 	@Test
 	void withZooKeeperDownTheSnapshotsCiphertextIsDecryptedAtStartup() throws Exception {
-		write(this.writer, "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
-		ApplicationContextRunner keyed = this.runner.withPropertyValues("zk.config.encryption.key=" + KEY);
+		write(app.writer(), "/config/orders", document(CIPHER.encryptFor("shop.greeting", SECRET), "o"));
+		ApplicationContextRunner keyed = app.runner().withPropertyValues("zk.config.encryption.key=" + KEY);
 		keyed.run((context) -> assertThat(context).hasNotFailed());
-		zk.stopServer();
+		app.zk().stopServer();
 		try {
 			keyed.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -86,7 +69,7 @@ class ZkConfigEncryptionSnapshotTests {
 				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo(SECRET);
 			});
 			// without the key, the snapshot is as unusable as the document it holds
-			this.runner.run((context) -> {
+			app.runner().run((context) -> {
 				assertThat(context).hasFailed();
 				ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
 				assertThat(failure.getDescription()).contains("the configuration snapshot cannot be used")
@@ -96,7 +79,7 @@ class ZkConfigEncryptionSnapshotTests {
 			});
 		}
 		finally {
-			zk.restartServer();
+			app.zk().restartServer();
 		}
 	}
 

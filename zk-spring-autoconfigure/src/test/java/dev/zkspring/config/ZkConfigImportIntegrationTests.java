@@ -2,18 +2,15 @@ package dev.zkspring.config;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -28,7 +25,7 @@ import org.springframework.core.env.PropertySource;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
 import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,33 +36,20 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigImportIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework client;
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/imported", "/config", "/team");
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		write(this.client, "/imported/application", "{\"shop\":{\"from-application\":\"zk-application\"}}");
-		write(this.client, "/imported/orders",
+		write(app.writer(), "/imported/application", "{\"shop\":{\"from-application\":\"zk-application\"}}");
+		write(app.writer(), "/imported/orders",
 				"{\"shop\":{\"greeting\":\"zk-orders\",\"contested\":\"zk-orders\",\"cli\":\"zk-orders\",\"sys\":\"zk\"}}");
-		write(this.client, "/imported/orders,dev", "{\"shop\":{\"greeting\":\"zk-orders-dev\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.client, "/imported");
-		ConfigTestSupport.deleteAll(this.client, "/config");
-		ConfigTestSupport.deleteAll(this.client, "/team");
+		write(app.writer(), "/imported/orders,dev", "{\"shop\":{\"greeting\":\"zk-orders-dev\"}}");
 	}
 
 	@Test
 	void theImportInApplicationYmlLoadsWithZkSettingsFromThatFileAboveItAndBelowTheCommandLine() {
 		System.setProperty("shop.sys", "from-system");
-		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots,
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(app.zk(), app.snapshots(),
 				"--shop.cli=from-command-line")) {
 			ConfigurableEnvironment environment = context.getEnvironment();
 			// zk.connect and zk.config.root (/imported) came from zk-import-tests.yml, the importing file
@@ -86,7 +70,7 @@ class ZkConfigImportIntegrationTests {
 
 	@Test
 	void profileDocumentsOfZooKeeperSitAboveTheOthersAndBootsProfileFileAboveTheImport() {
-		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots,
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(app.zk(), app.snapshots(),
 				"--spring.profiles.active=dev")) {
 			ConfigurableEnvironment environment = context.getEnvironment();
 			assertThat(environment.getProperty("shop.greeting")).isEqualTo("zk-orders-dev");
@@ -98,10 +82,10 @@ class ZkConfigImportIntegrationTests {
 
 	@Test
 	void anImportOnTheCommandLineReadsAnotherRootOrSeveralTheLastWinning() throws Exception {
-		write(this.client, "/config/orders", "{\"shop\":{\"greeting\":\"zk-config\",\"only-config\":\"yes\"}}");
-		write(this.client, "/team/orders", "{\"shop\":{\"greeting\":\"zk-team\"}}");
-		String[] base = { "--spring.config.name=zk-config-tests", "--" + zk.connectProperty(),
-				"--zk.config.snapshot-dir=" + this.snapshots };
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"zk-config\",\"only-config\":\"yes\"}}");
+		write(app.writer(), "/team/orders", "{\"shop\":{\"greeting\":\"zk-team\"}}");
+		String[] base = { "--spring.config.name=zk-config-tests", "--" + app.zk().connectProperty(),
+				"--zk.config.snapshot-dir=" + app.snapshots() };
 		try (ConfigurableApplicationContext context = ImportTestSupport.run((application) -> {
 		}, concat(base, "--spring.config.import=zk:/team"))) {
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-team");
@@ -126,7 +110,7 @@ class ZkConfigImportIntegrationTests {
 		try (ConfigurableApplicationContext context = ImportTestSupport.run(
 				(application) -> application.addBootstrapRegistryInitializer((registry) -> registry
 					.addCloseListener((event) -> bootstrapClient.set(event.getBootstrapContext().get(CuratorFramework.class)))),
-				ImportTestSupport.withDefaults("zk-import-tests", zk, this.snapshots))) {
+				ImportTestSupport.withDefaults("zk-import-tests", app.zk(), app.snapshots()))) {
 			assertThat(context.getBeansOfType(CuratorFramework.class)).hasSize(1);
 			assertThat(context.getBean(CuratorFramework.class)).isSameAs(bootstrapClient.get());
 			assertThat(context.getBeansOfType(ZkConfigWatcher.class)).hasSize(1);
@@ -144,16 +128,16 @@ class ZkConfigImportIntegrationTests {
 			application.addListeners(events);
 			application.addPrimarySources(List.of(WithRefresh.class));
 		},
-				ImportTestSupport.withDefaults("zk-import-tests", zk, this.snapshots))) {
+				ImportTestSupport.withDefaults("zk-import-tests", app.zk(), app.snapshots()))) {
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-orders");
-			write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"changed\"}}");
+			write(app.writer(), "/imported/orders", "{\"shop\":{\"greeting\":\"changed\"}}");
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> "changed".equals(context.getEnvironment().getProperty("shop.greeting")));
 			await().atMost(Duration.ofSeconds(10)).until(() -> !events.changes.isEmpty());
 			// the refresher updates @RefreshScope beans as with the initializer
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> "changed".equals(context.getBean(Greeter.class).greeting));
-			try (var files = Files.list(this.snapshots)) {
+			try (var files = Files.list(app.snapshots())) {
 				assertThat(files).as("the snapshot is written as with the initializer").isNotEmpty();
 			}
 			assertThat(events.changes.get(0).getKeys()).contains("shop.greeting");
@@ -166,9 +150,9 @@ class ZkConfigImportIntegrationTests {
 
 	@Test
 	void keysInZooKeeperThatWouldImportFilesOrActivateProfilesAreIgnored() throws Exception {
-		write(this.client, "/imported/orders", "{\"shop\":{\"greeting\":\"zk-orders\"},\"spring\":{\"profiles\":"
+		write(app.writer(), "/imported/orders", "{\"shop\":{\"greeting\":\"zk-orders\"},\"spring\":{\"profiles\":"
 				+ "{\"active\":\"dev\",\"include\":\"dev\"},\"config\":{\"import\":\"classpath:zk-import-tests-dev.yml\"}}}");
-		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(zk, this.snapshots)) {
+		try (ConfigurableApplicationContext context = ImportTestSupport.runImporting(app.zk(), app.snapshots())) {
 			assertThat(context.getEnvironment().getActiveProfiles()).isEmpty();
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("zk-orders");
 			assertThat(context.getEnvironment().getProperty("shop.profile-file")).isNull();
@@ -201,6 +185,6 @@ class ZkConfigImportIntegrationTests {
 	}
 
 	private static int connections() throws IOException {
-		return ImportTestSupport.connections(zk);
+		return ImportTestSupport.connections(app.zk());
 	}
 }

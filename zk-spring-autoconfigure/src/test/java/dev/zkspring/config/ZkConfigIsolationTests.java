@@ -14,20 +14,18 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ServerRequests;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,27 +46,15 @@ class ZkConfigIsolationTests {
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots).withBean(EventRecorder.class, EventRecorder::new);
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withBean(EventRecorder.class, EventRecorder::new));
 
 	@AfterEach
 	void cleanUp() throws Exception {
 		// exists() needs READ too: the identity the ACL names opens the node again
 		{
 			try (CuratorFramework other = CuratorFrameworkFactory.builder()
-				.connectString(zk.connectString())
+				.connectString(app.zk().connectString())
 				.retryPolicy(new RetryOneTime(100))
 				.authorization("digest", utf8("other:secret"))
 				.build()) {
@@ -78,15 +64,14 @@ class ZkConfigIsolationTests {
 				}
 			}
 		}
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test
 	void anUnreadableContextAtStartupIsSkippedAloneAndNoSnapshotIsWritten(CapturedOutput output) throws Exception {
-		write(this.writer, SHARED, "{\"shop\":{\"shared\":\"s\"}}");
-		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"own\"}}");
+		write(app.writer(), SHARED, "{\"shop\":{\"shared\":\"s\"}}");
+		write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"own\"}}");
 		lockOut(SHARED);
-		this.runner.withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+		app.runner().withPropertyValues("zk.config.fail-fast=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("own");
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isNull();
@@ -97,19 +82,14 @@ class ZkConfigIsolationTests {
 
 	@Test
 	void whileAContextIsUnreadableAChangeToAnotherCostsOneRequest() throws Exception {
-		write(this.writer, SHARED, "{\"shop\":{\"shared\":\"s\"}}");
-		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"g0\"}}");
+		write(app.writer(), SHARED, "{\"shop\":{\"shared\":\"s\"}}");
+		write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"g0\"}}");
 		lockOut(SHARED);
-		this.runner.withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+		app.runner().withPropertyValues("zk.config.fail-fast=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			change(context, "g1");
-			long fewest = Long.MAX_VALUE;
-			for (int i = 2; i <= 4; i++) {
-				String greeting = "g" + i;
-				// the fewest of three, so a ping or lease read falling into one count cannot fail it
-				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, greeting)));
-			}
+			long fewest = ServerRequests.fewest(client, List.of("g2", "g3", "g4"), (greeting) -> change(context, greeting));
 			assertThat(fewest).as("requests for one change of " + OWN + " while " + SHARED + " is unreadable")
 				.isEqualTo(1);
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isNull();
@@ -117,16 +97,16 @@ class ZkConfigIsolationTests {
 	}
 
 	private void change(ConfigurableApplicationContext context, String greeting) throws Exception {
-		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"" + greeting + "\"}}");
+		write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"" + greeting + "\"}}");
 		await().atMost(WAIT).pollInterval(Duration.ofMillis(2))
 			.until(() -> greeting.equals(context.getEnvironment().getProperty("shop.greeting")));
 	}
 
 	@Test
 	void anUnreadableContextFailsAFailFastStartupNamingTheZnodeAsAnAclProblem() throws Exception {
-		write(this.writer, SHARED, "{\"shop\":{\"shared\":\"s\"}}");
+		write(app.writer(), SHARED, "{\"shop\":{\"shared\":\"s\"}}");
 		lockOut(SHARED);
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			assertThat(context).hasFailed();
 			Throwable failure = context.getStartupFailure();
 			while (failure != null && !(failure instanceof ZkStartupException)) {
@@ -142,13 +122,13 @@ class ZkConfigIsolationTests {
 	@Test
 	void whileRunningAContextThatBecomesUnreadableKeepsItsLastGoodDocumentAndTheOthersStillChange()
 			throws Exception {
-		write(this.writer, SHARED, "{\"shop\":{\"shared\":\"s1\"}}");
-		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"v1\"}}");
-		this.runner.run((context) -> {
-			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+		write(app.writer(), SHARED, "{\"shop\":{\"shared\":\"s1\"}}");
+		write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"v1\"}}");
+		app.runner().run((context) -> {
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(app.snapshots());
 			assertThat(Files.readString(snapshot)).contains("s1").contains("v1");
 			lockOut(SHARED);
-			write(this.writer, OWN, "{\"shop\":{\"greeting\":\"v2\"}}");
+			write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"v2\"}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> "v2".equals(context.getEnvironment().getProperty("shop.greeting")));
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isEqualTo("s1");
@@ -165,12 +145,12 @@ class ZkConfigIsolationTests {
 		ConfigContexts contexts = new ConfigContexts("/config", "orders", List.of(),
 				List.of("/config/application", "/config/orders"));
 		ConfigContexts otherRoot = new ConfigContexts("/cfg", "orders", List.of(), List.of("/cfg/application", "/cfg/orders"));
-		Path one = ConfigSnapshotStore.forApplication(this.snapshots, contexts, ",", "a:2181,b:2181", null).file();
-		assertThat(ConfigSnapshotStore.forApplication(this.snapshots, contexts, ",", "b:2181,a:2181", null).file())
+		Path one = ConfigSnapshotStore.forApplication(app.snapshots(), contexts, ",", "a:2181,b:2181", null).file();
+		assertThat(ConfigSnapshotStore.forApplication(app.snapshots(), contexts, ",", "b:2181,a:2181", null).file())
 			.as("the same ensemble written in another order").isEqualTo(one);
-		assertThat(List.of(ConfigSnapshotStore.forApplication(this.snapshots, contexts, ",", "c:2181", null).file(),
-				ConfigSnapshotStore.forApplication(this.snapshots, contexts, ",", "a:2181,b:2181", "team-b").file(),
-				ConfigSnapshotStore.forApplication(this.snapshots, otherRoot, ",", "a:2181,b:2181", null).file()))
+		assertThat(List.of(ConfigSnapshotStore.forApplication(app.snapshots(), contexts, ",", "c:2181", null).file(),
+				ConfigSnapshotStore.forApplication(app.snapshots(), contexts, ",", "a:2181,b:2181", "team-b").file(),
+				ConfigSnapshotStore.forApplication(app.snapshots(), otherRoot, ",", "a:2181,b:2181", null).file()))
 			.doesNotContain(one)
 			.doesNotHaveDuplicates()
 			.allMatch((file) -> file.getFileName().toString().startsWith("orders-"));
@@ -179,13 +159,13 @@ class ZkConfigIsolationTests {
 	/** Give the node an ACL that lets only another identity (digest other:secret) read it. */
 	private void lockOut(String znode) throws Exception {
 		Id other = new Id("digest", DigestAuthenticationProvider.generateDigest("other:secret"));
-		this.writer.setACL()
+		app.writer().setACL()
 			.withACL(List.of(new ACL(ZooDefs.Perms.ALL, other)))
 			.forPath(znode);
 	}
 
 	private List<Path> jsonFiles() throws Exception {
-		try (var files = Files.list(this.snapshots)) {
+		try (var files = Files.list(app.snapshots())) {
 			return files.filter((file) -> file.toString().endsWith(".json")).toList();
 		}
 	}

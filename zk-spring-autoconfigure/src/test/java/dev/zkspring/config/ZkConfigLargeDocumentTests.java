@@ -1,6 +1,5 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,20 +7,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ServerRequests;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,40 +38,23 @@ class ZkConfigLargeDocumentTests {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots);
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		System.clearProperty("jute.maxbuffer");
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner)
+		.cleaning("/config")
+		.clearing("jute.maxbuffer");
 
 	@Test
 	void twoContextsOf600KilobytesAreLoadedAtStartupAndAppliedWhileRunning() throws Exception {
-		write(this.writer, SHARED, document("shared", "s1", 600_000));
-		write(this.writer, OWN, document("greeting", "g1", 600_000));
-		this.runner.run((context) -> {
+		write(app.writer(), SHARED, document("shared", "s1", 600_000));
+		write(app.writer(), OWN, document("greeting", "g1", 600_000));
+		app.runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isEqualTo("s1");
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("g1");
 			List<ConnectionState> states = new CopyOnWriteArrayList<>();
 			context.getBean(CuratorFramework.class).getConnectionStateListenable()
 				.addListener((client, state) -> states.add(state));
-			write(this.writer, SHARED, document("shared", "s2", 600_000));
-			write(this.writer, OWN, document("greeting", "g2", 600_000));
+			write(app.writer(), SHARED, document("shared", "s2", 600_000));
+			write(app.writer(), OWN, document("greeting", "g2", 600_000));
 			await().atMost(WAIT).until(() -> "g2".equals(context.getEnvironment().getProperty("shop.greeting"))
 					&& "s2".equals(context.getEnvironment().getProperty("shop.shared")));
 			assertThat(states).as("the connection was never lost to an oversized reply").isEmpty();
@@ -84,11 +63,11 @@ class ZkConfigLargeDocumentTests {
 
 	@Test
 	void manySmallerContextsTogetherOverThePacketLimitAreLoaded() throws Exception {
-		write(this.writer, SHARED, document("shared", "s1", 400_000));
-		write(this.writer, SHARED + ",eu", document("region", "r1", 400_000));
-		write(this.writer, OWN, document("greeting", "g1", 400_000));
-		write(this.writer, OWN + ",eu", document("local", "l1", 400_000));
-		this.runner.withPropertyValues("spring.profiles.active=eu").run((context) -> {
+		write(app.writer(), SHARED, document("shared", "s1", 400_000));
+		write(app.writer(), SHARED + ",eu", document("region", "r1", 400_000));
+		write(app.writer(), OWN, document("greeting", "g1", 400_000));
+		write(app.writer(), OWN + ",eu", document("local", "l1", 400_000));
+		app.runner().withPropertyValues("spring.profiles.active=eu").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isEqualTo("s1");
 			assertThat(context.getEnvironment().getProperty("shop.region")).isEqualTo("r1");
@@ -99,9 +78,9 @@ class ZkConfigLargeDocumentTests {
 
 	@Test
 	void aDocumentTooLargeForTheClientsPacketLimitFailsAFailFastStartupNamingIt() throws Exception {
-		write(this.writer, OWN, document("greeting", "g1", 310_000));
+		write(app.writer(), OWN, document("greeting", "g1", 310_000));
 		System.setProperty("jute.maxbuffer", "300000");
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			assertThat(context).hasFailed();
 			Throwable failure = context.getStartupFailure();
 			while (failure != null && !(failure instanceof ZkStartupException)) {
@@ -116,10 +95,10 @@ class ZkConfigLargeDocumentTests {
 	@Test
 	void aDocumentTooLargeForTheClientsPacketLimitIsSkippedAloneWithoutFailFast(CapturedOutput output)
 			throws Exception {
-		write(this.writer, SHARED, document("shared", "s1", 1_000));
-		write(this.writer, OWN, document("greeting", "g1", 310_000));
+		write(app.writer(), SHARED, document("shared", "s1", 1_000));
+		write(app.writer(), OWN, document("greeting", "g1", 310_000));
 		System.setProperty("jute.maxbuffer", "300000");
-		this.runner.withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+		app.runner().withPropertyValues("zk.config.fail-fast=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getEnvironment().getProperty("shop.shared")).isEqualTo("s1");
 			assertThat(context.getEnvironment().getProperty("shop.greeting")).isNull();
@@ -130,45 +109,40 @@ class ZkConfigLargeDocumentTests {
 
 	@Test
 	void whileADocumentIsTooLargeAChangeToAnotherCostsOneRequestAndItsShrinkingIsApplied() throws Exception {
-		write(this.writer, SHARED, document("shared", "s1", 1_000));
-		write(this.writer, OWN, document("greeting", "g1", 310_000));
+		write(app.writer(), SHARED, document("shared", "s1", 1_000));
+		write(app.writer(), OWN, document("greeting", "g1", 310_000));
 		System.setProperty("jute.maxbuffer", "300000");
-		this.runner.withPropertyValues("zk.config.fail-fast=false").run((context) -> {
+		app.runner().withPropertyValues("zk.config.fail-fast=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			change(context, "s2");
-			long fewest = Long.MAX_VALUE;
-			for (int i = 3; i <= 5; i++) {
-				String shared = "s" + i;
-				// the fewest of three, so a ping or lease read falling into one count cannot fail it
-				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, shared)));
-			}
+			long fewest = ServerRequests.fewest(client, List.of("s3", "s4", "s5"), (shared) -> change(context, shared));
 			assertThat(fewest).as("requests for one change of another context while " + OWN + " is too large")
 				.isEqualTo(1);
 			// its own change is the one that can make it readable: read the careful way, and applied
-			write(this.writer, OWN, document("greeting", "g2", 1_000));
+			write(app.writer(), OWN, document("greeting", "g2", 1_000));
 			await().atMost(WAIT).until(() -> "g2".equals(context.getEnvironment().getProperty("shop.greeting")));
 		});
 	}
 
 	private void change(ConfigurableApplicationContext context, String shared) throws Exception {
-		write(this.writer, SHARED, document("shared", shared, 1_000));
+		write(app.writer(), SHARED, document("shared", shared, 1_000));
 		await().atMost(WAIT).pollInterval(Duration.ofMillis(2))
 			.until(() -> shared.equals(context.getEnvironment().getProperty("shop.shared")));
 	}
 
 	@Test
 	void aTransactionBetweenTwoBatchesIsNeverSeenHalf() throws Exception {
-		write(this.writer, SHARED, document("shared", "1", 300_000));
-		write(this.writer, OWN, document("greeting", "1", 300_000));
+		write(app.writer(), SHARED, document("shared", "1", 300_000));
+		write(app.writer(), OWN, document("greeting", "1", 300_000));
 		boolean[] written = new boolean[1];
 		ContextReader.afterBatch = () -> {
 			if (!written[0]) {
 				written[0] = true;
 				try {
-					this.writer.transaction()
-						.forOperations(this.writer.transactionOp().setData().forPath(SHARED, utf8(document("shared", "2", 300_000))),
-								this.writer.transactionOp().setData().forPath(OWN, utf8(document("greeting", "2", 300_000))));
+					app.writer().transaction()
+						.forOperations(app.writer().transactionOp().setData().forPath(SHARED, utf8(document("shared", "2", 300_000))),
+								app.writer().transactionOp().setData().forPath(OWN, utf8(document("greeting", "2", 300_000))));
 				}
 				catch (Exception ex) {
 					throw new IllegalStateException(ex);
@@ -176,7 +150,7 @@ class ZkConfigLargeDocumentTests {
 			}
 		};
 		try {
-			List<ContextReader.Read> reads = new ContextReader(this.writer).read(List.of(OWN, SHARED));
+			List<ContextReader.Read> reads = new ContextReader(app.writer()).read(List.of(OWN, SHARED));
 			assertThat(written[0]).as("read in two batches").isTrue();
 			assertThat(reads).extracting((read) -> read.requireStat().getVersion()).containsExactly(1, 1);
 		}

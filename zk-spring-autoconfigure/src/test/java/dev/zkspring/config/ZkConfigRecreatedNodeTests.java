@@ -6,17 +6,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,36 +31,20 @@ class ZkConfigRecreatedNodeTests {
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private CuttableProxy proxy;
-
-	private ApplicationContextRunner runner;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app);
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.proxy = CuttableProxy.to(zk.connectString());
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s");
-		write(this.writer, ORDERS, "{\"shop\":{\"greeting\":\"old\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.proxy.close();
-		ConfigTestSupport.deleteAll(this.writer, "/config");
+		write(app.writer(), ORDERS, "{\"shop\":{\"greeting\":\"old\"}}");
 	}
 
 	@Test
 	void aNodeRecreatedAtItsOldVersionIsWrittenToTheSnapshot() {
-		this.runner.run((context) -> {
-			Path snapshot = ZkConfigSnapshotTests.snapshotFile(this.snapshots);
+		this.proxy.runner().run((context) -> {
+			Path snapshot = ZkConfigSnapshotTests.snapshotFile(app.snapshots());
 			assertThat(Files.readString(snapshot)).contains("\"shop.greeting\":\"old\"");
 			recreate("new");
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
@@ -76,43 +56,37 @@ class ZkConfigRecreatedNodeTests {
 
 	@Test
 	void aNodeRecreatedWhileTheClientIsAwayOnTheSameSessionIsAppliedWhenItReconnects() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutUntilDisconnected(client);
 			recreate("new");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
-				.isEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("the same session").isEqualTo(session);
 		});
 	}
 
 	@Test
 	void aNodeRecreatedWhileTheSessionExpiredIsAppliedOnTheNewSession() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
-			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-			long session = zooKeeper.getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
+			long session = ProxiedApp.session(client);
+			this.proxy.cutAndExpire(client);
 			recreate("new");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "new".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
-				.isNotEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("a new session").isNotEqualTo(session);
 		});
 	}
 
 	/** Delete and create the node in one transaction: its version starts at 0 again. */
 	private void recreate(String greeting) throws Exception {
 		byte[] data = ("{\"shop\":{\"greeting\":\"" + greeting + "\"}}").getBytes(StandardCharsets.UTF_8);
-		this.writer.transaction()
-			.forOperations(this.writer.transactionOp().delete().forPath(ORDERS),
-					this.writer.transactionOp().create().forPath(ORDERS, data));
-		assertThat(this.writer.checkExists().forPath(ORDERS).getVersion()).isZero();
+		app.writer().transaction()
+			.forOperations(app.writer().transactionOp().delete().forPath(ORDERS),
+					app.writer().transactionOp().create().forPath(ORDERS, data));
+		assertThat(app.writer().checkExists().forPath(ORDERS).getVersion()).isZero();
 	}
 
 	private static String greeting(ConfigurableApplicationContext context) {

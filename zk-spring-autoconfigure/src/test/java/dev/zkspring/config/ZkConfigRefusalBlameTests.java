@@ -1,16 +1,12 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -25,7 +21,7 @@ import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,24 +42,12 @@ class ZkConfigRefusalBlameTests {
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config", "/fleet");
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		write(this.writer, SHARED, "{\"app\":{\"limit\":\"5\"}}");
-		write(this.writer, OWN, "{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g1\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-		ConfigTestSupport.deleteAll(this.writer, "/fleet");
+		write(app.writer(), SHARED, "{\"app\":{\"limit\":\"5\"}}");
+		write(app.writer(), OWN, "{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g1\"}}");
 	}
 
 	@Test
@@ -72,9 +56,9 @@ class ZkConfigRefusalBlameTests {
 			Limits limits = context.getBean(Limits.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
 			assertThat(limits.limit).isEqualTo(5);
-			write(this.writer, SHARED, "{\"app\":{\"limit\":\"${app.ceiling}\"}}");
+			write(app.writer(), SHARED, "{\"app\":{\"limit\":\"${app.ceiling}\"}}");
 			await().atMost(WAIT).until(() -> !events.rejections.isEmpty());
-			write(this.writer, OWN, "{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g2\"}}");
+			write(app.writer(), OWN, "{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g2\"}}");
 			await().atMost(WAIT).until(() -> "g2".equals(limits.greeting));
 			assertThat(limits.limit).isEqualTo(5);
 			assertThat(events.rejections).as("one report, of the document that caused it")
@@ -83,7 +67,7 @@ class ZkConfigRefusalBlameTests {
 			await().atMost(WAIT).untilAsserted(() -> assertThat(fleetConfig(context))
 				.anySatisfy((entry) -> assertThat(entry).containsEntry("znode", SHARED).containsEntry("status", "REFUSED"))
 				.anySatisfy((entry) -> assertThat(entry).containsEntry("znode", OWN).containsEntry("status", "CURRENT")));
-			write(this.writer, OWN, "{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g3\"}}");
+			write(app.writer(), OWN, "{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g3\"}}");
 			await().atMost(WAIT).until(() -> "g3".equals(limits.greeting));
 			assertThat(events.rejections).as("the same version is not reported again").hasSize(1);
 		});
@@ -94,9 +78,9 @@ class ZkConfigRefusalBlameTests {
 		runner().run((context) -> {
 			Limits limits = context.getBean(Limits.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			this.writer.transaction()
-				.forOperations(this.writer.transactionOp().setData().forPath(SHARED, utf8("{\"app\":{\"limit\":\"${app.ceiling}\"}}")),
-						this.writer.transactionOp().setData().forPath(OWN,
+			app.writer().transaction()
+				.forOperations(app.writer().transactionOp().setData().forPath(SHARED, utf8("{\"app\":{\"limit\":\"${app.ceiling}\"}}")),
+						app.writer().transactionOp().setData().forPath(OWN,
 								utf8("{\"orders\":{\"limit\":\"${app.limit}\",\"greeting\":\"g2\"}}")));
 			await().atMost(WAIT).until(() -> "g2".equals(limits.greeting));
 			assertThat(limits.limit).isEqualTo(5);
@@ -109,9 +93,9 @@ class ZkConfigRefusalBlameTests {
 		runner().run((context) -> {
 			Limits limits = context.getBean(Limits.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, SHARED, "{\"app\":{\"limit\":\"${app.ceiling}\"}}");
+			write(app.writer(), SHARED, "{\"app\":{\"limit\":\"${app.ceiling}\"}}");
 			await().atMost(WAIT).until(() -> !events.rejections.isEmpty());
-			write(this.writer, SHARED, "{\"app\":{\"limit\":\"7\"}}");
+			write(app.writer(), SHARED, "{\"app\":{\"limit\":\"7\"}}");
 			await().atMost(WAIT).until(() -> limits.limit == 7);
 			assertThat(events.rejections).hasSize(1);
 		});
@@ -139,7 +123,7 @@ class ZkConfigRefusalBlameTests {
 					ZkRefreshAutoConfiguration.class, ZkFleetAutoConfiguration.class))
 			.withBean(Limits.class)
 			.withBean(EventRecorder.class, EventRecorder::new)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(app.zk().connectProperty(), "zk.config.snapshot-dir=" + app.snapshots(),
 					"spring.application.name=orders", "zk.leader.enabled=false", "zk.leader.id=node-1");
 	}
 

@@ -23,11 +23,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.CuratorFrameworkCustomizer;
 import dev.zkspring.client.ZkClientFactory;
-import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.client.ZkClientProperties;
 import dev.zkspring.client.ZkConnectionStateChangedEvent;
+import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.embedded.EmbeddedZooKeeper;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -180,7 +180,7 @@ class ZkConfigSharedClientTests {
 
 		@Bean(destroyMethod = "close")
 		CuratorFramework myClient() {
-			CuratorFramework client = ZkClientFactory.create(new ZkProperties().toClientSettings(), zk.connectString(), List.of());
+			CuratorFramework client = ZkClientFactory.create(new ZkClientProperties().toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 			ZkClientFactory.start(client, Duration.ofSeconds(10));
 			return client;
 		}

@@ -1,20 +1,13 @@
 package dev.zkspring.config;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.config.ConfigTestSupport.ShopProperties;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,63 +20,45 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigSnapshotSwitchTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s"));
 
 	@Test
 	void withSnapshotsOffNoSnapshotIsWrittenWhileLoadingAndChanging() throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
-		this.runner.withPropertyValues("zk.config.snapshot-enabled=false").run((context) -> {
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
+		app.runner().withPropertyValues("zk.config.snapshot-enabled=false").run((context) -> {
 			assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("v1");
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> "v2".equals(context.getEnvironment().getProperty("shop.greeting")));
 		});
-		assertThat(Files.exists(this.snapshots)).isTrue();
-		try (var files = Files.list(this.snapshots)) {
+		assertThat(Files.exists(app.snapshots())).isTrue();
+		try (var files = Files.list(app.snapshots())) {
 			assertThat(files).isEmpty();
 		}
 	}
 
 	@Test
 	void withSnapshotsOffAPlantedSnapshotIsNotReadWhenZooKeeperIsDown() throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"stale\"}}");
-		this.runner.run((context) -> assertThat(context).hasNotFailed());
-		assertThat(ZkConfigSnapshotTests.snapshotFile(this.snapshots)).exists();
-		zk.stopServer();
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"stale\"}}");
+		app.runner().run((context) -> assertThat(context).hasNotFailed());
+		assertThat(ZkConfigSnapshotTests.snapshotFile(app.snapshots())).exists();
+		app.zk().stopServer();
 		try {
-			this.runner.withPropertyValues("zk.config.snapshot-enabled=false", "zk.config.fail-fast=false")
+			app.runner().withPropertyValues("zk.config.snapshot-enabled=false", "zk.config.fail-fast=false")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					assertThat(context.getBean(ShopProperties.class).getGreeting()).isNotEqualTo("stale");
 					assertThat(context.getBean(ZkConfigStatus.class).getSource()).isEqualTo(ZkConfigStatus.Source.NONE);
 				});
-			this.runner.withPropertyValues("zk.config.snapshot-enabled=false").run((context) -> {
+			app.runner().withPropertyValues("zk.config.snapshot-enabled=false").run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure())
 					.hasMessageContaining("snapshots are off (zk.config.snapshot-enabled=false)");
 			});
 		}
 		finally {
-			zk.restartServer();
+			app.zk().restartServer();
 		}
 	}
 

@@ -8,21 +8,17 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ConfigTestSupport.EventRecorder;
 import dev.zkspring.config.ConfigTestSupport.ShopProperties;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,54 +29,36 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigSnapshotTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withPropertyValues("zk.connection-timeout=1s", "zk.session-timeout=10s");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-	}
-
 	@Test
 	void theSnapshotIsOwnerOnlyAndFollowsEveryAcceptedChange() throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"v1\"}}");
 		Path[] written = new Path[1];
-		this.runner.withBean(EventRecorder.class, EventRecorder::new).run((context) -> {
-			Path file = snapshotFile(this.snapshots);
+		app.runner().withBean(EventRecorder.class, EventRecorder::new).run((context) -> {
+			Path file = snapshotFile(app.snapshots());
 			written[0] = file;
 			assertThat(Files.readString(file)).contains("\"shop.greeting\":\"v1\"").contains("/config/orders");
 			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"v2\"}}");
 			await().atMost(WAIT).until(() -> Files.readString(file).contains("\"shop.greeting\":\"v2\""));
-			write(this.writer, "/config/orders", BadDocument.MALFORMED_JSON.data());
+			write(app.writer(), "/config/orders", BadDocument.MALFORMED_JSON.data());
 			await().atMost(WAIT).until(() -> !context.getBean(EventRecorder.class).rejections.isEmpty());
 		});
 		Path file = written[0];
 		assertThat(Files.readString(file)).contains("\"shop.greeting\":\"v2\"").doesNotContain(BadDocument.SECRET);
-		try (var files = Files.list(this.snapshots)) {
+		try (var files = Files.list(app.snapshots())) {
 			assertThat(files).as("no temporary file left behind").containsExactly(file);
 		}
 	}
 
 	@Test
 	void aSnapshotDirectoryItCreatesIsOwnerOnly() throws Exception {
-		Path directory = this.snapshots.resolve("new/dir");
-		this.runner.withPropertyValues("zk.config.snapshot-dir=" + directory, "spring.profiles.active=eu")
+		Path directory = app.snapshots().resolve("new/dir");
+		app.runner().withPropertyValues("zk.config.snapshot-dir=" + directory, "spring.profiles.active=eu")
 			.run((context) -> assertThat(snapshotFile(directory).getFileName().toString()).matches("orders,eu-[0-9a-f]{12}\\.json"));
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory))).isEqualTo("rwx------");
 	}
@@ -88,21 +66,21 @@ class ZkConfigSnapshotTests {
 	@Test
 	void withZooKeeperDownTheApplicationStartsFromItsSnapshotAndReconcilesWhenItComesBack(CapturedOutput output)
 			throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"from-snapshot\"}}");
-		this.runner.run((context) -> assertThat(context).hasNotFailed());
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"newer\"}}");
-		zk.stopServer();
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"from-snapshot\"}}");
+		app.runner().run((context) -> assertThat(context).hasNotFailed());
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"newer\"}}");
+		app.zk().stopServer();
 		boolean[] restarted = new boolean[1];
 		try {
-			this.runner.run((context) -> {
+			app.runner().run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("from-snapshot");
 				ZkConfigStatus status = context.getBean(ZkConfigStatus.class);
 				assertThat(status.getSource()).isEqualTo(ZkConfigStatus.Source.SNAPSHOT);
 				assertThat(status.isDegraded()).isTrue();
 				assertThat(output).contains("could not be reached within PT1S (zk.connection-timeout); starting from "
-						+ "the last-known-good configuration snapshot " + snapshotFile(this.snapshots));
-				zk.restartServer();
+						+ "the last-known-good configuration snapshot " + snapshotFile(app.snapshots()));
+				app.zk().restartServer();
 				restarted[0] = true;
 				await().atMost(WAIT).until(() -> !status.isDegraded());
 				assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("newer");
@@ -110,7 +88,7 @@ class ZkConfigSnapshotTests {
 		}
 		finally {
 			if (!restarted[0]) {
-				zk.restartServer();
+				app.zk().restartServer();
 			}
 		}
 	}
@@ -118,13 +96,13 @@ class ZkConfigSnapshotTests {
 	@Test
 	void withZooKeeperDownAndNoSnapshotFailFastFailsTheStartupNamingTheConnectStringAndTheSnapshot() throws Exception {
 		String connect = "127.0.0.1:" + freePort();
-		this.runner.withPropertyValues("zk.connect=" + connect).run((context) -> {
+		app.runner().withPropertyValues("zk.connect=" + connect).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).isInstanceOf(ZkStartupException.class);
 			ZkStartupException failure = (ZkStartupException) context.getStartupFailure();
 			assertThat(failure.getDescription()).contains("'" + connect + "'")
 				.contains("zk.connection-timeout")
-				.contains("no configuration snapshot at " + this.snapshots.resolve("orders-"));
+				.contains("no configuration snapshot at " + app.snapshots().resolve("orders-"));
 			assertThat(failure.getAction()).contains("zk.config.fail-fast=false");
 		});
 	}
@@ -132,7 +110,7 @@ class ZkConfigSnapshotTests {
 	@Test
 	void withZooKeeperDownNoSnapshotAndFailFastOffTheApplicationStartsEmptyAndDegraded(CapturedOutput output)
 			throws Exception {
-		this.runner.withPropertyValues("zk.connect=127.0.0.1:" + freePort(), "zk.config.fail-fast=false")
+		app.runner().withPropertyValues("zk.connect=127.0.0.1:" + freePort(), "zk.config.fail-fast=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("default");

@@ -1,15 +1,12 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -20,7 +17,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 import dev.zkspring.config.ConfigTestSupport.ShopConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,22 +33,11 @@ class ZkConfigSpringCloudRefreshTests {
 	private static final String OWN = "/config/orders";
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"v1\",\"owner\":{\"name\":\"zk\"}}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
+		write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"v1\",\"owner\":{\"name\":\"zk\"}}}");
 	}
 
 	@Test
@@ -74,7 +60,7 @@ class ZkConfigSpringCloudRefreshTests {
 		int connections = connections();
 		int clients = RecordingCuratorFrameworkCustomizer.applied.get();
 		assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("v1");
-		write(this.writer, OWN, "{\"shop\":{\"greeting\":\"v2\",\"owner\":{\"name\":\"zk\"}}}");
+		write(app.writer(), OWN, "{\"shop\":{\"greeting\":\"v2\",\"owner\":{\"name\":\"zk\"}}}");
 		ContextRefresher refresher = context.getBean(ContextRefresher.class);
 		refresher.refresh();
 		assertThat(context.getEnvironment().getProperty("shop.greeting")).isEqualTo("v2");
@@ -92,7 +78,7 @@ class ZkConfigSpringCloudRefreshTests {
 	/** Open client connections the server counts (each session has one). */
 	private static int connections() throws Exception {
 		try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
-				Integer.parseInt(zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1)))) {
+				Integer.parseInt(app.zk().connectString().substring(app.zk().connectString().lastIndexOf(':') + 1)))) {
 			socket.getOutputStream().write("cons".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 			String cons = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
 			return (int) cons.lines().filter((line) -> line.contains("sid=")).count();
@@ -102,8 +88,8 @@ class ZkConfigSpringCloudRefreshTests {
 	private ConfigurableApplicationContext run(String... extra) {
 		SpringApplication application = new SpringApplication(ShopConfiguration.class, CloudRefresh.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		List<String> args = new ArrayList<>(List.of("--spring.config.name=zk-config-tests", "--" + zk.connectProperty(),
-				"--zk.config.snapshot-dir=" + this.snapshots, "--zk.config.watch=false"));
+		List<String> args = new ArrayList<>(List.of("--spring.config.name=zk-config-tests", "--" + app.zk().connectProperty(),
+				"--zk.config.snapshot-dir=" + app.snapshots(), "--zk.config.watch=false"));
 		args.addAll(List.of(extra));
 		return application.run(args.toArray(String[]::new));
 	}

@@ -1,17 +1,13 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -19,7 +15,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,20 +28,14 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigSwapIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	private static final long WAIT_SECONDS = 10;
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
 
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
 		// below the config center's source, there before it loads (as application.yml is)
 		this.runner = new ApplicationContextRunner()
 			.withInitializer((context) -> context.getEnvironment()
@@ -53,18 +43,13 @@ class ZkConfigSwapIntegrationTests {
 				.addLast(new MapPropertySource("packaged", Map.of("routing.routes.a", "lower"))))
 			.withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(app.zk().connectProperty(), "zk.config.snapshot-dir=" + app.snapshots(),
 					"spring.application.name=orders");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
 	}
 
 	@Test
 	void aReaderDuringTheSwapSeesTheNewDocumentWithTheLowerValueItClears() throws Exception {
-		ConfigTestSupport.write(this.writer, "/config/orders", "{\"marker\":\"v1\"}");
+		ConfigTestSupport.write(app.writer(), "/config/orders", "{\"marker\":\"v1\"}");
 		this.runner.run((context) -> {
 			assertThat(context.getEnvironment().getProperty("routing.routes.a")).isEqualTo("lower");
 			String[] seen = readDuringSwap(context, "{\"marker\":\"v2\",\"routing\":{\"routes\":{}}}");
@@ -76,7 +61,7 @@ class ZkConfigSwapIntegrationTests {
 
 	@Test
 	void aReaderDuringTheSwapSeesTheNewDocumentWithTheLowerValueItNoLongerClears() throws Exception {
-		ConfigTestSupport.write(this.writer, "/config/orders", "{\"marker\":\"v1\",\"routing\":{\"routes\":{}}}");
+		ConfigTestSupport.write(app.writer(), "/config/orders", "{\"marker\":\"v1\",\"routing\":{\"routes\":{}}}");
 		this.runner.run((context) -> {
 			assertThat(context.getEnvironment().getProperty("routing.routes.a")).isNull();
 			String[] seen = readDuringSwap(context, "{\"marker\":\"v2\"}");
@@ -109,7 +94,7 @@ class ZkConfigSwapIntegrationTests {
 			}
 		});
 		try {
-			ConfigTestSupport.write(this.writer, "/config/orders", json);
+			ConfigTestSupport.write(app.writer(), "/config/orders", json);
 			assertThat(swapped.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("the refresher swapped").isTrue();
 			seen.set(new String[] { context.getEnvironment().getProperty("marker"),
 					context.getEnvironment().getProperty("routing.routes.a") });

@@ -1,20 +1,15 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,77 +23,54 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigWatchFaultTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	private CuttableProxy proxy;
-
-	private ApplicationContextRunner runner;
+	@RegisterExtension
+	final ProxiedApp proxy = new ProxiedApp(app, (runner) -> runner.withPropertyValues("zk.connection-timeout=2s"));
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		this.proxy = CuttableProxy.to(zk.connectString());
-		this.runner = ConfigTestSupport.runner(zk, this.snapshots)
-			.withPropertyValues("zk.connect=" + this.proxy.connectString(), "zk.session-timeout=30s",
-					"zk.connection-timeout=2s");
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		this.proxy.close();
-		ConfigTestSupport.deleteAll(this.writer, "/config");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"before\"}}");
 	}
 
 	@Test
 	void aChangeMadeWhileTheConnectionIsCutIsAppliedOnReconnectAndTheWatchStays() {
-		this.runner.withPropertyValues("spring.profiles.active=eu").run((context) -> {
+		this.proxy.runner().withPropertyValues("spring.profiles.active=eu").run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			settle(context);
-			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"while-cut\"}}");
+			long session = ProxiedApp.session(client);
+			this.proxy.cutUntilDisconnected(client);
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"while-cut\"}}");
 			// a context created while cut off: its watch was set before it existed
-			write(this.writer, "/config/orders,eu", "{\"shop\":{\"region\":\"eu\"}}");
+			write(app.writer(), "/config/orders,eu", "{\"shop\":{\"region\":\"eu\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "while-cut".equals(greeting(context)));
 			assertThat(context.getEnvironment().getProperty("shop.region")).isEqualTo("eu");
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the same session")
-				.isEqualTo(session);
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
+			assertThat(ProxiedApp.session(client)).as("the same session").isEqualTo(session);
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"after\"}}");
 			await().atMost(WAIT).until(() -> "after".equals(greeting(context)));
-			write(this.writer, "/config/orders,eu", "{\"shop\":{\"region\":\"eu-west\"}}");
+			write(app.writer(), "/config/orders,eu", "{\"shop\":{\"region\":\"eu-west\"}}");
 			await().atMost(WAIT).until(() -> "eu-west".equals(context.getEnvironment().getProperty("shop.region")));
 		});
 	}
 
 	@Test
 	void aChangeMadeWhileTheServerExpiredTheSessionIsAppliedAndTheNewSessionIsWatched() {
-		this.runner.run((context) -> {
+		this.proxy.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			settle(context);
-			ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-			long session = zooKeeper.getSessionId();
-			this.proxy.cut();
-			await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
-			ZooKeeperExtension.expireSession(zk.connectString(), session, zooKeeper.getSessionPasswd());
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"during-expiry\"}}");
+			long session = ProxiedApp.session(client);
+			this.proxy.cutAndExpire(client);
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"during-expiry\"}}");
 			this.proxy.heal();
 			await().atMost(WAIT).until(() -> "during-expiry".equals(greeting(context)));
-			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("a new session")
-				.isNotEqualTo(session);
+			assertThat(ProxiedApp.session(client)).as("a new session").isNotEqualTo(session);
 			// only a watch added on the new session can bring these
-			write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"after-expiry\"}}");
+			write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"after-expiry\"}}");
 			await().atMost(WAIT).until(() -> "after-expiry".equals(greeting(context)));
-			this.writer.delete().forPath("/config/orders");
+			app.writer().delete().forPath("/config/orders");
 			await().atMost(WAIT).until(() -> greeting(context) == null);
 		});
 	}
@@ -108,7 +80,7 @@ class ZkConfigWatchFaultTests {
 	 * before the cut (and retries until it is healed) can bring the change made during it.
 	 */
 	private void settle(ConfigurableApplicationContext context) throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"settled\"}}");
 		await().atMost(WAIT).until(() -> "settled".equals(greeting(context)));
 	}
 

@@ -1,18 +1,16 @@
 package dev.zkspring.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ServerRequests;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,46 +23,26 @@ import static org.awaitility.Awaitility.await;
 class ZkConfigWatchRequestsTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config");
 
 	private static final Duration WAIT = Duration.ofSeconds(15);
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = zk.newClient();
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-	}
-
 	@Test
 	void oneChangeCostsEachInstanceOneRequest() throws Exception {
-		write(this.writer, "/config/application", "{\"shop\":{\"shared\":\"s\"}}");
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"g0\"}}");
-		ConfigTestSupport.runner(zk, this.snapshots).withPropertyValues("spring.profiles.active=eu").run((context) -> {
+		write(app.writer(), "/config/application", "{\"shop\":{\"shared\":\"s\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"g0\"}}");
+		app.runner().withPropertyValues("spring.profiles.active=eu").run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			// one change first, so the watch is in place and the reload at readiness is behind us
 			change(context, "g1");
-			long fewest = Long.MAX_VALUE;
-			for (int i = 2; i <= 4; i++) {
-				String greeting = "g" + i;
-				// the fewest of three, so a ping or lease read of the session's falling into one count cannot fail it
-				fewest = Math.min(fewest, ContextReaderIntegrationTests.requests(client, () -> change(context, greeting)));
-			}
+			long fewest = ServerRequests.fewest(client, List.of("g2", "g3", "g4"), (greeting) -> change(context, greeting));
 			assertThat(fewest).as("requests the instance sent for one change of one of its four contexts")
 				.isEqualTo(1);
 		});
 	}
 
 	private void change(ConfigurableApplicationContext context, String greeting) throws Exception {
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"" + greeting + "\"}}");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"" + greeting + "\"}}");
 		await().atMost(WAIT).pollInterval(Duration.ofMillis(2))
 			.until(() -> greeting.equals(context.getEnvironment().getProperty("shop.greeting")));
 	}

@@ -2,14 +2,11 @@ package dev.zkspring.config;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.bootstrap.BootstrapRegistry.InstanceSupplier;
@@ -22,11 +19,10 @@ import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.client.ZkConnectionDetails;
 import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.config.ConfigTestSupport.ShopProperties;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A {@link ZkConnectionDetails} wins over {@code zk.connect} (here an address where nothing listens): for
@@ -36,68 +32,56 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ZkConnectionDetailsIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
+	static final ZkAppFixture app = ZkAppFixture.server(ConfigTestSupport::runner).cleaning("/config", "/imported");
 
 	private String nowhere;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
 		this.nowhere = "127.0.0.1:" + freePort();
-		write(this.writer, "/config/orders", "{\"shop\":{\"greeting\":\"from-details\"}}");
-		write(this.writer, "/imported/orders", "{\"shop\":{\"greeting\":\"imported-from-details\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		ConfigTestSupport.deleteAll(this.writer, "/config");
-		ConfigTestSupport.deleteAll(this.writer, "/imported");
+		write(app.writer(), "/config/orders", "{\"shop\":{\"greeting\":\"from-details\"}}");
+		write(app.writer(), "/imported/orders", "{\"shop\":{\"greeting\":\"imported-from-details\"}}");
 	}
 
 	@Test
 	void theAutoConfiguredClientConnectsWhereTheDetailsSay() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
 			.withPropertyValues("zk.connect=" + this.nowhere, "zk.connection-timeout=2s", "zk.config.enabled=false")
-			.withBean(ZkConnectionDetails.class, () -> zk::connectString)
+			.withBean(ZkConnectionDetails.class, () -> app.zk()::connectString)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				CuratorFramework client = context.getBean(CuratorFramework.class);
-				assertThat(client.getZookeeperClient().getCurrentConnectionString()).isEqualTo(zk.connectString());
+				assertThat(client.getZookeeperClient().getCurrentConnectionString()).isEqualTo(app.zk().connectString());
 				assertThat(client.checkExists().forPath("/config/orders")).isNotNull();
 			});
 	}
 
 	@Test
 	void theInitializersEarlyClientUsesDetailsRegisteredBeforeRefresh() {
-		ZkConnectionDetails details = zk::connectString;
+		ZkConnectionDetails details = app.zk()::connectString;
 		new ApplicationContextRunner()
 			.withInitializer((context) -> context.getBeanFactory().registerSingleton("zkConnectionDetails", details))
 			.withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
 			.withUserConfiguration(ConfigTestSupport.ShopConfiguration.class)
 			.withPropertyValues("zk.connect=" + this.nowhere, "zk.connection-timeout=2s",
-					"zk.config.snapshot-dir=" + this.snapshots, "spring.application.name=orders")
+					"zk.config.snapshot-dir=" + app.snapshots(), "spring.application.name=orders")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("from-details");
 				assertThat(context.getBean(CuratorFramework.class).getZookeeperClient().getCurrentConnectionString())
-					.isEqualTo(zk.connectString());
+					.isEqualTo(app.zk().connectString());
 			});
 	}
 
 	@Test
 	void theImportsEarlyClientUsesDetailsFromTheBootstrapRegistry() {
-		ZkConnectionDetails details = zk::connectString;
+		ZkConnectionDetails details = app.zk()::connectString;
 		try (ConfigurableApplicationContext context = ImportTestSupport.run(
 				(application) -> application.addBootstrapRegistryInitializer(
 						(registry) -> registry.register(ZkConnectionDetails.class, InstanceSupplier.of(details))),
 				"--spring.config.name=zk-import-tests", "--test.zk.connect=" + this.nowhere,
-				"--test.snapshots=" + this.snapshots)) {
+				"--test.snapshots=" + app.snapshots())) {
 			assertThat(context.getBean(ShopProperties.class).getGreeting()).isEqualTo("imported-from-details");
 		}
 	}
@@ -106,7 +90,7 @@ class ZkConnectionDetailsIntegrationTests {
 	void detailsDefinedOnlyAsABeanComeTooLateForTheEarlyClientAndTheStartupSaysSo() {
 		new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(app.zk().connectProperty(), "zk.config.snapshot-dir=" + app.snapshots(),
 					"spring.application.name=orders")
 			.withUserConfiguration(ContainerConfiguration.class)
 			.run((context) -> {
@@ -123,7 +107,7 @@ class ZkConnectionDetailsIntegrationTests {
 
 		@Bean
 		ZkConnectionDetails containerDetails() {
-			return zk::connectString;
+			return app.zk()::connectString;
 		}
 
 	}

@@ -45,7 +45,7 @@ class DocsPropertiesTests {
 		}
 		assertThat(named).as("zk.* names found in the docs").isGreaterThan(100);
 		assertThat(unknown).as("zk.* names in the docs that are no property in %s (nor a meter of ZkMetrics): "
-				+ "fix the name, or add the property to ZkProperties with a one-line Javadoc", ConfigurationMetadata.FILE)
+				+ "fix the name, or add the property to its capability's properties class with a one-line Javadoc", ConfigurationMetadata.FILE)
 			.isEmpty();
 	}
 

@@ -3,16 +3,13 @@ package dev.zkspring.fleet;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zkspring.config.ConfigCanary;
 import dev.zkspring.config.ConfigLayout;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FleetCanaryTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server().cleaning("/fleet", "/config.meta");
 
 	private static final String FLEET = "/fleet/orders";
 
@@ -32,26 +29,10 @@ class FleetCanaryTests {
 	/** The digest of the candidate the canary nodes written here hold. */
 	private static final String DIGEST = new ConfigCanary(1, List.of(), 0, 0, null, null, "{}").digest();
 
-	private CuratorFramework client;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.client = zk.newClient();
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : List.of("/fleet", "/config.meta")) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
-	}
-
 	@Test
 	void withoutACanaryNodeNoInstanceIsListed() throws Exception {
 		instance("node-1", null);
-		assertThat(FleetCanary.read(this.client, FLEET, ORDERS)).isEmpty();
+		assertThat(FleetCanary.read(app.writer(), FLEET, ORDERS)).isEmpty();
 	}
 
 	@Test
@@ -64,7 +45,7 @@ class FleetCanaryTests {
 		instance("node-3", null);
 		instance("node-4", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":false,"
 				+ "\"runsCandidate\":false}");
-		assertThat(FleetCanary.read(this.client, FLEET, ORDERS)).containsExactly(
+		assertThat(FleetCanary.read(app.writer(), FLEET, ORDERS)).containsExactly(
 				new FleetCanary("node-1", true, true, 2L, FleetCanary.CURRENT, null),
 				new FleetCanary("node-2", true, true, 1L, FleetCanary.PENDING, null),
 				new FleetCanary("node-3", true, false, null, FleetCanary.PENDING, null),
@@ -76,7 +57,7 @@ class FleetCanaryTests {
 		canary(3, List.of("node-1"));
 		instance("node-1", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":3,\"member\":true,"
 				+ "\"runsCandidate\":false,\"status\":\"REFUSED\",\"reason\":\"cannot convert (key 'shop.limit')\"}");
-		assertThat(FleetCanary.read(this.client, FLEET, ORDERS))
+		assertThat(FleetCanary.read(app.writer(), FLEET, ORDERS))
 			.containsExactly(new FleetCanary("node-1", true, false, 3L, FleetCanary.REFUSED, "cannot convert (key 'shop.limit')"));
 	}
 
@@ -88,13 +69,13 @@ class FleetCanaryTests {
 				+ "\"runsCandidate\":true,\"status\":\"CURRENT\",\"digest\":\"" + other + "\"}");
 		instance("node-2", "{\"znode\":\"/config.meta/canary/orders\",\"revision\":2,\"member\":true,"
 				+ "\"runsCandidate\":true,\"status\":\"CURRENT\"}");
-		assertThat(FleetCanary.read(this.client, FLEET, ORDERS)).containsExactly(
+		assertThat(FleetCanary.read(app.writer(), FLEET, ORDERS)).containsExactly(
 				new FleetCanary("node-1", true, true, 2L, FleetCanary.PENDING, null),
 				new FleetCanary("node-2", true, true, 2L, FleetCanary.PENDING, null));
 	}
 
 	private void canary(long revision, List<String> instances) throws Exception {
-		this.client.create().creatingParentsIfNeeded().forPath(ConfigLayout.canaryNode("/config", "orders"),
+		app.writer().create().creatingParentsIfNeeded().forPath(ConfigLayout.canaryNode("/config", "orders"),
 				new ConfigCanary(revision, instances, 0, 0, "test", null, "{}").toJson());
 	}
 
@@ -102,7 +83,7 @@ class FleetCanaryTests {
 		String node = "{\"id\":\"" + id + "\",\"leader\":false,\"config\":[{\"znode\":\"" + ORDERS
 				+ "\",\"appliedVersion\":0,\"latestVersion\":0,\"status\":\"CURRENT\""
 				+ ((canary != null) ? ",\"canary\":" + canary : "") + "}]}";
-		this.client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+		app.writer().create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
 			.forPath(FLEET + "/" + id, node.getBytes(StandardCharsets.UTF_8));
 	}
 

@@ -1,37 +1,24 @@
 package dev.zkspring.fleet;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.ServerRequests;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,7 +31,11 @@ import static org.awaitility.Awaitility.await;
 class FleetScaleTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture
+		.server(MemberApp.runner(ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.cleaning("/config", "/fleet")
+		.with((runner) -> runner.withBean(Shop.class)
+			.withPropertyValues("zk.leader.id=node-1", "zk.session-timeout=10s", "zk.leader.enabled=true"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -52,41 +43,26 @@ class FleetScaleTests {
 
 	private static final int OTHERS = 300;
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
 		write("{\"shop\":{\"limit\":5}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : List.of("/config", "/fleet")) {
-			if (this.writer.checkExists().forPath(path) != null) {
-				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 	}
 
 	@Test
 	void aConfigChangeCostsAnInstanceFarFewerRequestsThanTheFleetHasNodes() {
-		runner().run((context) -> {
+		app.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			ZkFleet fleet = context.getBean(ZkFleet.class);
 			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
 			for (int i = 0; i < OTHERS; i++) {
-				this.writer.create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/other-" + i,
+				app.writer().create().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/other-" + i,
 						("{\"id\":\"other-" + i + "\",\"leader\":false,\"config\":[],\"locks\":[],\"recent\":[]}")
 							.getBytes(StandardCharsets.UTF_8));
 			}
-			long before = packetsReceived(client);
+			long before = ServerRequests.packetsReceived(client);
 			write("{\"shop\":{\"limit\":6}}");
 			await().atMost(WAIT).until(() -> applied(own(client)) == 1);
-			long requests = packetsReceived(client) - before;
+			long requests = ServerRequests.packetsReceived(client) - before;
 			// reading the other nodes would cost at least one request each
 			assertThat(requests).as("requests of the instance's session for one change").isLessThan(30);
 			assertThat(fleet.instances()).hasSize(OTHERS + 1);
@@ -95,7 +71,7 @@ class FleetScaleTests {
 
 	@Test
 	void aConfigChangeWritesTheInstancesFleetNodeOnceNotOncePerEventItCauses() {
-		runner().run((context) -> {
+		app.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			await().atMost(WAIT).until(() -> applied(own(client)) == 0);
 			int before = settledVersion();
@@ -110,7 +86,7 @@ class FleetScaleTests {
 	private int settledVersion() {
 		int[] version = { -1 };
 		await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).during(Duration.ofSeconds(1)).until(() -> {
-			int now = this.writer.checkExists().forPath("/fleet/orders/node-1").getVersion();
+			int now = app.writer().checkExists().forPath("/fleet/orders/node-1").getVersion();
 			boolean same = now == version[0];
 			version[0] = now;
 			return same;
@@ -125,44 +101,12 @@ class FleetScaleTests {
 	}
 
 	private Map<String, Object> own(CuratorFramework client) throws Exception {
-		byte[] data = this.writer.getData().forPath("/fleet/orders/node-1");
+		byte[] data = app.writer().getData().forPath("/fleet/orders/node-1");
 		return tools.jackson.databind.json.JsonMapper.builder().build().readValue(data, Map.class);
 	}
 
-	/** Requests the server received on this client's connection so far. */
-	static long packetsReceived(CuratorFramework client) throws Exception {
-		String session = "0x" + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId());
-		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-		for (ObjectName name : server.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null)) {
-			if (name.toString().contains("Connections") && session.equals(server.getAttribute(name, "SessionId"))) {
-				return (Long) server.getAttribute(name, "PacketsReceived");
-			}
-		}
-		throw new IllegalStateException("no connection bean for session " + session);
-	}
-
-	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
-					"spring.application.name=orders", "zk.leader.id=node-1", "zk.session-timeout=10s",
-					"zk.leader.enabled=true");
-	}
-
 	private void write(String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(ZNODE) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(ZNODE, data);
-		}
-		else {
-			this.writer.setData().forPath(ZNODE, data);
-		}
+		app.write(ZNODE, json);
 	}
 
 	@RefreshScope

@@ -1,7 +1,6 @@
 package dev.zkspring.fleet;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -14,29 +13,21 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
-import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.lock.ZkLockTemplate;
-import dev.zkspring.refresh.RefreshScope;
 import dev.zkspring.publish.Change;
 import dev.zkspring.publish.ConfigPublisher;
+import dev.zkspring.test.MemberApp;
+import dev.zkspring.test.MemberApp.Shop;
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,30 +37,19 @@ import static org.awaitility.Awaitility.await;
 class ZkFleetIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture
+		.server(MemberApp.runner(ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.cleaning("/config", "/config.meta", "/fleet")
+		.with((runner) -> runner.withBean(Shop.class)
+			.withPropertyValues("zk.session-timeout=10s", "zk.leader.enabled=true"));
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
 	private static final String ZNODE = "/config/orders";
 
-	@TempDir
-	Path snapshots;
-
-	private CuratorFramework writer;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = zk.newClient();
-		write(ZNODE, "{\"shop\":{\"limit\":5,\"greeting\":\"v0\"}}");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : List.of("/config", "/config.meta", "/fleet")) {
-			if (this.writer.checkExists().forPath(path) != null) {
-				this.writer.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
+		app.write(ZNODE, "{\"shop\":{\"limit\":5,\"greeting\":\"v0\"}}");
 	}
 
 	@Test
@@ -78,7 +58,7 @@ class ZkFleetIntegrationTests {
 			await().atMost(WAIT).until(() -> fleet(one).size() == 3);
 			assertThat(configOf(fleet(one))).allSatisfy((context) -> assertThat(context)
 				.containsEntry("appliedVersion", 0).containsEntry("status", "CURRENT"));
-			write(ZNODE, "{\"shop\":{\"limit\":6,\"greeting\":\"v1\"}}");
+			app.write(ZNODE, "{\"shop\":{\"limit\":6,\"greeting\":\"v1\"}}");
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(two))).hasSize(3)
 				.allSatisfy((context) -> assertThat(context).containsEntry("znode", ZNODE)
 					.containsEntry("appliedVersion", 1)
@@ -92,7 +72,7 @@ class ZkFleetIntegrationTests {
 		threeApps((one, two, three) -> {
 			await().atMost(WAIT).until(() -> fleet(one).size() == 3);
 			// the config center applies this without an event: only the node's watch tells the fleet view
-			write(ZNODE, "{\"shop\":{\"greeting\":\"v0\",\"limit\":5}}");
+			app.write(ZNODE, "{\"shop\":{\"greeting\":\"v0\",\"limit\":5}}");
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).hasSize(3)
 				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 1)
 					.containsEntry("status", "CURRENT")));
@@ -103,7 +83,7 @@ class ZkFleetIntegrationTests {
 	void theInstanceSetsNoOneShotWatchOnTheNodesTheConfigCenterWatches() {
 		runner("node-1").run((one) -> {
 			await().atMost(WAIT).until(() -> fleet(one).size() == 1);
-			write(ZNODE, "{\"shop\":{\"limit\":6,\"greeting\":\"v1\"}}");
+			app.write(ZNODE, "{\"shop\":{\"limit\":6,\"greeting\":\"v1\"}}");
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one)))
 				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 1)
 					.containsEntry("status", "CURRENT")));
@@ -121,15 +101,15 @@ class ZkFleetIntegrationTests {
 	void anUnconvertibleChangeIsRefusedEverywhereWithTheKeyAndWithoutTheValue() {
 		threeApps((one, two, three) -> {
 			await().atMost(WAIT).until(() -> fleet(one).size() == 3);
-			write(ZNODE, "{\"shop\":{\"limit\":\"secret-not-a-number\",\"greeting\":\"v0\"}}");
+			app.write(ZNODE, "{\"shop\":{\"limit\":\"secret-not-a-number\",\"greeting\":\"v0\"}}");
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(three))).hasSize(3)
 				.allSatisfy((context) -> assertThat(context).containsEntry("appliedVersion", 0)
 					.containsEntry("latestVersion", 1)
 					.containsEntry("status", "REFUSED")
 					.hasEntrySatisfying("reason", (reason) -> assertThat((String) reason).contains("shop.limit"))));
 			assertThat(fleet(one).toString()).doesNotContain("secret-not-a-number");
-			for (String child : this.writer.getChildren().forPath("/fleet/orders")) {
-				assertThat(new String(this.writer.getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
+			for (String child : app.writer().getChildren().forPath("/fleet/orders")) {
+				assertThat(new String(app.writer().getData().forPath("/fleet/orders/" + child), StandardCharsets.UTF_8))
 					.doesNotContain("secret-not-a-number");
 			}
 		});
@@ -191,15 +171,15 @@ class ZkFleetIntegrationTests {
 	@Test
 	void anExpiredSessionPublishesTheNodeAgainUnderTheNewSession() throws Exception {
 		// no leader election and no context node to watch: only the reconnection itself may write the node again
-		this.writer.delete().forPath(ZNODE);
+		app.writer().delete().forPath(ZNODE);
 		runner("node-1").withPropertyValues("zk.leader.enabled=false", "shop.limit=1", "shop.greeting=file")
 			.run((one) -> {
 			CuratorFramework client = one.getBean(CuratorFramework.class);
-			await().atMost(WAIT).until(() -> this.writer.checkExists().forPath("/fleet/orders/node-1") != null);
-			long before = this.writer.checkExists().forPath("/fleet/orders/node-1").getEphemeralOwner();
+			await().atMost(WAIT).until(() -> app.writer().checkExists().forPath("/fleet/orders/node-1") != null);
+			long before = app.writer().checkExists().forPath("/fleet/orders/node-1").getEphemeralOwner();
 			ZooKeeperExtension.expireSession(client);
 			await().atMost(WAIT).untilAsserted(() -> {
-				Stat stat = this.writer.checkExists().forPath("/fleet/orders/node-1");
+				Stat stat = app.writer().checkExists().forPath("/fleet/orders/node-1");
 				long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 				assertThat(stat).isNotNull();
 				assertThat(stat.getEphemeralOwner()).isNotEqualTo(before).isEqualTo(session);
@@ -213,7 +193,7 @@ class ZkFleetIntegrationTests {
 		runner("node-1").run((one) -> {
 			await().atMost(WAIT).until(() -> fleet(one).size() == 1);
 			CuratorFramework client = one.getBean(CuratorFramework.class);
-			zk.stopServer();
+			app.zk().stopServer();
 			try {
 				await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
 				long start = System.nanoTime();
@@ -223,7 +203,7 @@ class ZkFleetIntegrationTests {
 					.satisfies((instance) -> assertThat(instance).containsEntry("id", "node-1").containsEntry("stale", true));
 			}
 			finally {
-				zk.restartServer();
+				app.zk().restartServer();
 			}
 			await().atMost(WAIT).untilAsserted(() -> assertThat(fleet(one)).singleElement()
 				.satisfies((instance) -> assertThat(instance).doesNotContainKey("stale")));
@@ -235,7 +215,7 @@ class ZkFleetIntegrationTests {
 		runner("node-1").run((one) -> {
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).singleElement()
 				.satisfies((context) -> assertThat(context).containsEntry("writtenOutsideTool", true)));
-			new ConfigPublisher(this.writer, "/config").put("orders",
+			new ConfigPublisher(app.writer(), "/config").put("orders",
 					"{\"shop\":{\"limit\":7,\"greeting\":\"v1\"}}".getBytes(StandardCharsets.UTF_8),
 					Change.by("alice", "raise the limit"));
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).singleElement()
@@ -243,7 +223,7 @@ class ZkFleetIntegrationTests {
 					.containsEntry("revision", 2L)
 					.containsEntry("revisionMessage", "raise the limit")
 					.doesNotContainKey("writtenOutsideTool")));
-			write(ZNODE, "{\"shop\":{\"limit\":8,\"greeting\":\"v1\"}}");
+			app.write(ZNODE, "{\"shop\":{\"limit\":8,\"greeting\":\"v1\"}}");
 			await().atMost(WAIT).untilAsserted(() -> assertThat(configOf(fleet(one))).singleElement()
 				.satisfies((context) -> assertThat(context).containsEntry("appliedVersion", 2)
 					.containsEntry("writtenOutsideTool", true)
@@ -258,17 +238,8 @@ class ZkFleetIntegrationTests {
 	}
 
 	private ApplicationContextRunner runner(String id) {
-		return new ApplicationContextRunner()
-			.withInitializer((context) -> context.getBeanFactory()
-				.setConversionService(ApplicationConversionService.getSharedInstance()))
-			.withInitializer(new ZkConfigInitializer())
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZkAutoConfiguration.class, ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
-					ZkLockAutoConfiguration.class, ZkFleetAutoConfiguration.class))
-			.withBean(Shop.class)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots.resolve(id),
-					"spring.application.name=orders", "zk.leader.id=" + id, "zk.session-timeout=10s",
-					"zk.leader.enabled=true");
+		return app.runner()
+			.withPropertyValues("zk.config.snapshot-dir=" + app.snapshots().resolve(id), "zk.leader.id=" + id);
 	}
 
 	private static List<Map<String, Object>> fleet(AssertableApplicationContext context) {
@@ -284,16 +255,6 @@ class ZkFleetIntegrationTests {
 		return instances.stream().flatMap((i) -> ((List<Map<String, Object>>) i.get("config")).stream()).toList();
 	}
 
-	private void write(String path, String json) throws Exception {
-		byte[] data = json.getBytes(StandardCharsets.UTF_8);
-		if (this.writer.checkExists().forPath(path) == null) {
-			this.writer.create().creatingParentsIfNeeded().forPath(path, data);
-		}
-		else {
-			this.writer.setData().forPath(path, data);
-		}
-	}
-
 	@FunctionalInterface
 	interface TriConsumer {
 
@@ -301,17 +262,5 @@ class ZkFleetIntegrationTests {
 				AssertableApplicationContext three) throws Exception;
 
 	}
-
-	@RefreshScope
-	static class Shop {
-
-		@Value("${shop.limit}")
-		int limit;
-
-		@Value("${shop.greeting}")
-		String greeting;
-
-	}
-
 
 }

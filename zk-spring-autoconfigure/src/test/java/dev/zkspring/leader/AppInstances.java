@@ -36,6 +36,13 @@ public final class AppInstances implements BeforeEachCallback, AfterEachCallback
 
 	private final List<Instance> started = new CopyOnWriteArrayList<>();
 
+	private final List<Object> beans = new ArrayList<>();
+
+	private Runnable reset = () -> {
+	};
+
+	private CuratorFramework writer;
+
 	private String group = "";
 
 	public AppInstances(ZooKeeperExtension zk, Class<?> configuration, String... defaults) {
@@ -44,8 +51,30 @@ public final class AppInstances implements BeforeEachCallback, AfterEachCallback
 		this.defaults = defaults;
 	}
 
+	/** Every instance gets these objects as beans (an {@link ExecutionRecorder} the class asserts on, say). */
+	public AppInstances withBeans(Object... beans) {
+		this.beans.addAll(Arrays.asList(beans));
+		return this;
+	}
+
+	/** Before each test, put the application's static records back to empty (its runs, its hooks). */
+	public AppInstances resetting(Runnable reset) {
+		this.reset = reset;
+		return this;
+	}
+
+	/** A client of the test's own that writes znodes as an operator would (closed after the test). */
+	public CuratorFramework writer() throws InterruptedException {
+		if (this.writer == null) {
+			this.writer = this.zk.newClient();
+		}
+		return this.writer;
+	}
+
 	@Override
 	public void beforeEach(ExtensionContext context) {
+		this.reset.run();
+		this.writer = null;
 		this.group = "leader-tests-" + groups.incrementAndGet();
 	}
 
@@ -79,6 +108,8 @@ public final class AppInstances implements BeforeEachCallback, AfterEachCallback
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.listeners(revocations)
+			.initializers((app) -> this.beans
+				.forEach((bean) -> app.getBeanFactory().registerSingleton(bean.getClass().getName(), bean)))
 			.properties(all.toArray(String[]::new))
 			.run();
 		Instance instance = new Instance(id, context, events);

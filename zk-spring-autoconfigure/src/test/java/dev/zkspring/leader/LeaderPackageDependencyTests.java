@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The leadership code's parts and the one way their dependencies point, read from the main sources: the
- * term and its records, the election, groups, operators' jobs, the Quartz gate, and the four public entry
+ * term and its records, the election, groups, operators' jobs, the Quartz gate, and the five public entry
  * points that stay in {@code dev.zkspring.leader} at the names applications import. Each part may use only
  * the parts before it in {@link #PARTS}, so no two parts use each other, directly or around a circle.
  */
@@ -28,8 +28,8 @@ class LeaderPackageDependencyTests {
 	private static final Path LEADER = MAIN.resolve("dev/zkspring/leader");
 
 	/** The classes of {@code dev.zkspring.leader} that front the parts above the election. */
-	static final Set<String> ENTRY_POINTS = Set.of("ZkJobs", "ZkLeaderGroups", "LeaderGatedSchedulerFactoryBean",
-			"LeaderGatedSchedulerCustomizer");
+	static final Set<String> ENTRY_POINTS = Set.of("ZkJobs", "JobRequester", "ZkLeaderGroups",
+			"LeaderGatedSchedulerFactoryBean", "LeaderGatedSchedulerCustomizer");
 
 	/** The parts, each allowed to use only those before it; a new package under the leader finds its place here. */
 	static final List<String> PARTS = List.of("term", "election", "group", "jobs", "quartz", "entry points");

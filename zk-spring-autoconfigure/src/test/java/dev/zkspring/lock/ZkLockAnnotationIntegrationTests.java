@@ -10,16 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.aop.support.AopUtils;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -29,16 +25,12 @@ import static org.awaitility.Awaitility.await;
 class ZkLockAnnotationIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty())
-		.withUserConfiguration(Services.class);
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner)
+		.with((runner) -> runner.withUserConfiguration(Services.class));
 
 	@Test
 	void keyIsSpelOverParameterNamesPositionsRootAndBeans() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			StockService stock = context.getBean(StockService.class);
 			assertThat(AopUtils.isAopProxy(stock)).isTrue();
 			assertThat(stock.deduct("A-1", 2)).isEqualTo("stock:A-1");
@@ -51,7 +43,7 @@ class ZkLockAnnotationIntegrationTests {
 
 	@Test
 	void keyThatEvaluatesToNullIsRejectedWithoutRunningTheMethod() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			StockService stock = context.getBean(StockService.class);
 			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> stock.byPosition(null))
 				.withMessageContaining("The key of @ZkLock on StockService.byPosition(String)")
@@ -61,7 +53,7 @@ class ZkLockAnnotationIntegrationTests {
 
 	@Test
 	void lockPathIsUnderTheConfiguredRoot() {
-		this.contextRunner.withPropertyValues("zk.lock.root=/my/locks").run((context) -> {
+		app.runner().withPropertyValues("zk.lock.root=/my/locks").run((context) -> {
 			StockService stock = context.getBean(StockService.class);
 			assertThat(stock.path("k")).isEqualTo("/my/locks/stock:k");
 		});
@@ -69,7 +61,7 @@ class ZkLockAnnotationIntegrationTests {
 
 	@Test
 	void interfaceMethodsAreLocked() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			Greeter greeter = context.getBean(Greeter.class);
 			assertThat(greeter.greet("ann")).isEqualTo("greet:ann");
 		});
@@ -77,8 +69,8 @@ class ZkLockAnnotationIntegrationTests {
 
 	@Test
 	void busyKeyThrowsOrSkipsWithEmptyResult() throws Exception {
-		LockTestSupport other = new LockTestSupport(zk.newClient());
-		this.contextRunner.run((context) -> {
+		LockTestSupport other = new LockTestSupport(app.zk().newClient());
+		app.runner().run((context) -> {
 			BusyService busy = context.getBean(BusyService.class);
 			LockTestSupport.holdWhile(other, ZkLock.Mode.MUTEX, "busy", () -> {
 				assertThatExceptionOfType(ZkLockBusyException.class).isThrownBy(busy::throwing)
@@ -98,7 +90,7 @@ class ZkLockAnnotationIntegrationTests {
 
 	@Test
 	void asyncMethodReturningCompletableFutureHoldsTheLockOnTheExecutorThread() {
-		this.contextRunner.withUserConfiguration(AsyncConfiguration.class).run((context) -> {
+		app.runner().withUserConfiguration(AsyncConfiguration.class).run((context) -> {
 			AsyncService service = context.getBean(AsyncService.class);
 			String result = service.work("job").get(10, TimeUnit.SECONDS);
 			assertThat(result).startsWith("async:job on ").doesNotContain(Thread.currentThread().getName());
@@ -107,7 +99,7 @@ class ZkLockAnnotationIntegrationTests {
 
 	@Test
 	void lockIsOffWhenZkLockEnabledIsFalse() {
-		this.contextRunner.withPropertyValues("zk.lock.enabled=false").run((context) -> {
+		app.runner().withPropertyValues("zk.lock.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(ZkLockTemplate.class);
 			assertThat(AopUtils.isAopProxy(context.getBean(StockService.class))).isFalse();
 		});

@@ -1,24 +1,18 @@
 package dev.zkspring.lock;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -28,18 +22,14 @@ import static org.awaitility.Awaitility.await;
 class ZkLockCompletionStageIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner)
+		.with((runner) -> runner.withUserConfiguration(Services.class));
 
 	private static final Duration BOUND = Duration.ofSeconds(10);
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty())
-		.withUserConfiguration(Services.class);
-
 	@Test
 	void twoCallsOfTheSameKeyNeverOverlapAndRunOffTheCallersThread() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			FutureService service = context.getBean(FutureService.class);
 			ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 			CompletableFuture<String> firstGate = new CompletableFuture<>();
@@ -59,7 +49,7 @@ class ZkLockCompletionStageIntegrationTests {
 
 	@Test
 	void failedResultReleasesTheLockBeforeTheCallerSeesIt() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			FutureService service = context.getBean(FutureService.class);
 			CompletableFuture<String> gate = new CompletableFuture<>();
 			CompletableFuture<String> failed = service.guarded("e", "A", gate);
@@ -74,7 +64,7 @@ class ZkLockCompletionStageIntegrationTests {
 
 	@Test
 	void cancelledResultReleasesTheLock() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			FutureService service = context.getBean(FutureService.class);
 			CompletableFuture<String> gate = new CompletableFuture<>();
 			CompletableFuture<String> first = service.guarded("c", "A", gate);
@@ -88,8 +78,8 @@ class ZkLockCompletionStageIntegrationTests {
 
 	@Test
 	void busyKeyCompletesWithNullOrFailsBusy() throws Exception {
-		LockTestSupport other = new LockTestSupport(zk.newClient());
-		this.contextRunner.run((context) -> {
+		LockTestSupport other = new LockTestSupport(app.zk().newClient());
+		app.runner().run((context) -> {
 			FutureService service = context.getBean(FutureService.class);
 			LockTestSupport.holdWhile(other, ZkLock.Mode.MUTEX, "busy", () -> {
 				assertThat(service.skip().get(10, TimeUnit.SECONDS)).isNull();
@@ -111,31 +101,17 @@ class ZkLockCompletionStageIntegrationTests {
 
 	}
 
-	static class FutureService {
-
-		final List<String> journal = new CopyOnWriteArrayList<>();
-
-		final List<String> invokedOn = new CopyOnWriteArrayList<>();
-
-		public List<String> journal() {
-			return this.journal;
-		}
-
-		public List<String> invokedOn() {
-			return this.invokedOn;
-		}
+	static class FutureService extends LockApps.Journal {
 
 		@ZkLock(key = "#key", waitTime = "10s")
 		public CompletableFuture<String> guarded(String key, String who, CompletableFuture<String> gate) {
-			this.invokedOn.add(Thread.currentThread().getName());
-			this.journal.add("enter " + who);
+			enter(who);
 			return gate;
 		}
 
 		@ZkLock(key = "#key", waitTime = "10s")
 		public CompletionStage<String> stage(String key, String who) {
-			this.invokedOn.add(Thread.currentThread().getName());
-			this.journal.add("enter " + who);
+			enter(who);
 			return CompletableFuture.completedFuture(who);
 		}
 

@@ -13,14 +13,10 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,16 +29,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ZkLockKeyContentIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty())
-		.withUserConfiguration(Config.class);
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner)
+		.with((runner) -> runner.withUserConfiguration(Config.class));
 
 	@Test
 	void twoEqualArraysLockTheSameKey() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			SkuService service = context.getBean(SkuService.class);
 			String held = whileHeld(() -> service.holdArray(new String[] { "a", "b" }),
 					() -> service.tryArray(new String[] { "a", "b" }));
@@ -53,7 +45,7 @@ class ZkLockKeyContentIntegrationTests {
 
 	@Test
 	void twoEqualSetsIteratingInAnotherOrderLockTheSameKey() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			SkuService service = context.getBean(SkuService.class);
 			// "a" and "q" share a bucket of a 16-slot table: iteration follows insertion
 			Collection<String> first = new HashSet<>(16);
@@ -73,7 +65,7 @@ class ZkLockKeyContentIntegrationTests {
 
 	@Test
 	void keysWithALoneSurrogateAreRefusedNamingTheExpression() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			SkuService service = context.getBean(SkuService.class);
 			// both would be encoded as "?x": two different keys, one lock
 			for (String key : List.of("\uD800x", "\uDBFFx", "x\uDC00")) {
@@ -93,7 +85,7 @@ class ZkLockKeyContentIntegrationTests {
 
 	@Test
 	void aKeyObjectWithoutToStringIsRefusedNamingTheExpression() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			SkuService service = context.getBean(SkuService.class);
 			assertThatExceptionOfType(IllegalArgumentException.class)
 				.isThrownBy(() -> service.tryObject(List.of(new Object())))

@@ -17,15 +17,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,18 +31,14 @@ import static org.awaitility.Awaitility.await;
 class ZkLockReactiveIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner)
+		.with((runner) -> runner.withUserConfiguration(Services.class));
 
 	private static final Duration BOUND = Duration.ofSeconds(10);
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty())
-		.withUserConfiguration(Services.class);
-
 	@Test
 	void twoSubscriptionsOfTheSameKeyNeverOverlap() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 			CompletableFuture<Void> firstGate = new CompletableFuture<>();
@@ -66,7 +58,7 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void lockIsTakenOffTheSubscribingThreadAndTheMethodRunsOnlyOnceItIsHeld() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			List<String> acquiringThreads = new CopyOnWriteArrayList<>();
 			context.getBean(ZkLockTemplate.class).addObserver(new ZkLockObserver() {
@@ -96,7 +88,7 @@ class ZkLockReactiveIntegrationTests {
 	 */
 	@Test
 	void lockIsGivenBackByTheThreadThatTookItWhenTheResultCompletesElsewhere() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			List<String> threads = new CopyOnWriteArrayList<>();
 			context.getBean(ZkLockTemplate.class).addObserver(new ZkLockObserver() {
@@ -126,7 +118,7 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void errorReleasesTheLockBeforeTheErrorReachesTheSubscriber() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			assertThatExceptionOfType(IllegalStateException.class)
 				.isThrownBy(() -> service.failing("e").block(BOUND))
@@ -138,7 +130,7 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void cancellationReleasesTheLockForTheNextSubscriber() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 			Disposable first = service.guarded("c", "A", new CompletableFuture<>()).subscribe();
@@ -152,7 +144,7 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void cancellationWhileWaitingGivesTheLockBackAsSoonAsItIsTaken() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 			CompletableFuture<Void> firstGate = new CompletableFuture<>();
@@ -170,7 +162,7 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void fluxHoldsTheLockUntilItCompletes() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
 			CompletableFuture<Void> gate = new CompletableFuture<>();
@@ -186,7 +178,7 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void fencingTokenIsInTheReactorContextAndIncreases() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			Long first = service.token("tok").block(BOUND);
 			Long second = service.token("tok").block(BOUND);
@@ -201,8 +193,8 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void busyKeySkipsWithEmptyOrSignalsBusy() throws Exception {
-		LockTestSupport other = new LockTestSupport(zk.newClient());
-		this.contextRunner.run((context) -> {
+		LockTestSupport other = new LockTestSupport(app.zk().newClient());
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			LockTestSupport.holdWhile(other, ZkLock.Mode.MUTEX, "busy", () -> {
 				assertThat(service.skipMono().blockOptional(BOUND)).isEmpty();
@@ -216,8 +208,8 @@ class ZkLockReactiveIntegrationTests {
 
 	@Test
 	void lostLockEndsThePublisherWithAnErrorAndPublishesTheEvent() throws Exception {
-		CuratorFramework intruder = zk.newClient();
-		this.contextRunner.run((context) -> {
+		CuratorFramework intruder = app.zk().newClient();
+		app.runner().run((context) -> {
 			ReactiveService service = context.getBean(ReactiveService.class);
 			LostEvents lost = context.getBean(LostEvents.class);
 			CompletableFuture<String> result = service.guarded("lost", "A", new CompletableFuture<>()).toFuture();
@@ -261,21 +253,9 @@ class ZkLockReactiveIntegrationTests {
 
 	}
 
-	static class ReactiveService {
-
-		final List<String> journal = new CopyOnWriteArrayList<>();
-
-		final List<String> invokedOn = new CopyOnWriteArrayList<>();
+	static class ReactiveService extends LockApps.Journal {
 
 		final AtomicInteger runs = new AtomicInteger();
-
-		public List<String> journal() {
-			return this.journal;
-		}
-
-		public List<String> invokedOn() {
-			return this.invokedOn;
-		}
 
 		public AtomicInteger runs() {
 			return this.runs;

@@ -6,15 +6,11 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
 import dev.zkspring.client.ZkStartupException;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,11 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkLockStartupFailureTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty());
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner);
 
 	@Test
 	void keyThatIsNotSpelFailsNamingTheMethod() {
@@ -79,14 +71,14 @@ class ZkLockStartupFailureTests {
 
 	@Test
 	void waitTimePlaceholderIsResolved() {
-		this.contextRunner.withPropertyValues("app.wait=2s")
+		app.runner().withPropertyValues("app.wait=2s")
 			.withUserConfiguration(PlaceholderWait.class)
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
 	void invalidLockRootFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("zk.lock.root=locks/").run((context) -> {
+		app.runner().withPropertyValues("zk.lock.root=locks/").run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException ex = startupException(context.getStartupFailure());
 			assertThat(ex.getDescription()).contains("zk.lock.root 'locks/' is not a usable znode path");
@@ -96,7 +88,7 @@ class ZkLockStartupFailureTests {
 
 	@Test
 	void negativeDefaultWaitFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("zk.lock.default-wait=-1s").run((context) -> {
+		app.runner().withPropertyValues("zk.lock.default-wait=-1s").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(startupException(context.getStartupFailure()).getDescription())
 				.contains("zk.lock.default-wait");
@@ -104,7 +96,7 @@ class ZkLockStartupFailureTests {
 	}
 
 	private void assertStartupFailure(Class<?> beanClass, String description, String action) {
-		this.contextRunner.withBean(beanClass).run((context) -> {
+		app.runner().withBean(beanClass).run((context) -> {
 			assertThat(context).hasFailed();
 			ZkStartupException ex = startupException(context.getStartupFailure());
 			assertThat(ex.getDescription()).contains(description);

@@ -14,8 +14,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,9 +26,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,19 +41,15 @@ class ZkLockTransactionIntegrationTests {
 	private static final int INCREMENTS = 60;
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty())
-		.withUserConfiguration(LedgerConfiguration.class);
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner)
+		.with((runner) -> runner.withUserConfiguration(LedgerConfiguration.class));
 
 	@Test
 	void commitHappensBeforeReleaseSoNoIncrementIsLostAcrossJvms() {
 		JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(URL));
 		jdbc.execute("create table if not exists counter (id int primary key, v int)");
 		jdbc.update("merge into counter key (id) values (1, 0)");
-		this.contextRunner.run((first) -> this.contextRunner.run((second) -> {
+		app.runner().run((first) -> app.runner().run((second) -> {
 			List<Ledger> ledgers = List.of(first.getBean(Ledger.class), second.getBean(Ledger.class));
 			AtomicInteger remaining = new AtomicInteger(INCREMENTS);
 			ExecutorService executor = Executors.newFixedThreadPool(4);

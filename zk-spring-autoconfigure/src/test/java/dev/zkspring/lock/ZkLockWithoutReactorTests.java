@@ -15,16 +15,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,17 +29,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ZkLockWithoutReactorTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues(zk.connectProperty())
-		.withClassLoader(new FilteredClassLoader("reactor.core", "org.reactivestreams"))
-		.withUserConfiguration(Services.class);
+	static final ZkAppFixture app = ZkAppFixture.server(LockApps::runner)
+		.with((runner) -> runner.withClassLoader(new FilteredClassLoader("reactor.core", "org.reactivestreams"))
+			.withUserConfiguration(Services.class));
 
 	@Test
 	void lockWorksWithReactorHidden() {
-		this.contextRunner.run((context) -> {
+		app.runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(ClassUtils.isPresent("reactor.core.publisher.Mono", context.getClassLoader())).isFalse();
 			PlainService service = context.getBean(PlainService.class);

@@ -3,13 +3,11 @@ package dev.zkspring.publish;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -18,22 +16,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ConfigPublisherBadInputTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private CuratorFramework client;
+	static final ZkAppFixture app = ZkAppFixture.server().cleaning("/config", "/config.meta");
 
 	private ConfigPublisher publisher;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.publisher = new ConfigPublisher(this.client, "/config");
+		this.publisher = new ConfigPublisher(app.writer(), "/config");
 		this.publisher.put("orders", bytes("{\"limit\":5}"), Change.by("alice", null));
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		PublishTestSupport.deleteAll(this.client);
 	}
 
 	@Test
@@ -80,14 +70,14 @@ class ConfigPublisherBadInputTests {
 	}
 
 	private void refused(String context, byte[] document, String message) throws Exception {
-		var before = PublishTestSupport.tree(this.client);
+		var before = PublishTestSupport.tree(app.writer());
 		assertThatExceptionOfType(PublishException.class)
 			.isThrownBy(() -> this.publisher.put(context, document, Change.by("bob", null)))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(PublishException.Reason.INVALID))
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("\n"))
 			.withMessageContaining(message);
-		assertThat(PublishTestSupport.tree(this.client)).isEqualTo(before);
-		assertThat(new String(this.client.getData().forPath("/config/orders"), StandardCharsets.UTF_8))
+		assertThat(PublishTestSupport.tree(app.writer())).isEqualTo(before);
+		assertThat(new String(app.writer().getData().forPath("/config/orders"), StandardCharsets.UTF_8))
 			.isEqualTo("{\"limit\":5}");
 	}
 

@@ -6,11 +6,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,12 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigPublisherConcurrencyTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		PublishTestSupport.deleteAll(zk.newClient());
-	}
+	static final ZkAppFixture app = ZkAppFixture.server().cleaning("/config", "/config.meta");
 
 	@Test
 	void twoPutsThatReadTheSameVersionEndWithExactlyOneWritten() throws Exception {
@@ -37,7 +31,7 @@ class ConfigPublisherConcurrencyTests {
 
 	@Test
 	void aWriteOutsideTheToolBetweenReadAndWriteIsAConflictAndIsKept() throws Exception {
-		CuratorFramework client = zk.newClient();
+		CuratorFramework client = app.zk().newClient();
 		ConfigPublisher alice = new ConfigPublisher(client, "/config");
 		alice.put("orders", bytes("{\"limit\":1}"), Change.by("setup", null));
 		alice.beforeWrite = () -> {
@@ -61,8 +55,8 @@ class ConfigPublisherConcurrencyTests {
 	}
 
 	private void race(boolean existing) throws Exception {
-		CuratorFramework first = zk.newClient();
-		CuratorFramework second = zk.newClient();
+		CuratorFramework first = app.zk().newClient();
+		CuratorFramework second = app.zk().newClient();
 		ConfigPublisher alice = new ConfigPublisher(first, "/config");
 		ConfigPublisher bob = new ConfigPublisher(second, "/config");
 		if (existing) {

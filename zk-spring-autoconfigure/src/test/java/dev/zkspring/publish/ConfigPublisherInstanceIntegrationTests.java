@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,7 +19,7 @@ import org.springframework.context.ApplicationListener;
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.config.ZkConfigChangedEvent;
 import dev.zkspring.config.ZkConfigInitializer;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,29 +28,18 @@ import static org.awaitility.Awaitility.await;
 class ConfigPublisherInstanceIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final ZkAppFixture app = ZkAppFixture.server().cleaning("/config", "/config.meta");
 
 	private static final Duration WAIT = Duration.ofSeconds(15);
 
 	@TempDir
-	Path snapshots;
-
-	@TempDir
 	Path exported;
-
-	private CuratorFramework client;
 
 	private ConfigPublisher publisher;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.publisher = new ConfigPublisher(this.client, "/config");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		PublishTestSupport.deleteAll(this.client);
+		this.publisher = new ConfigPublisher(app.writer(), "/config");
 	}
 
 	@Test
@@ -69,7 +56,7 @@ class ConfigPublisherInstanceIntegrationTests {
 			await().atMost(WAIT).until(() -> "3".equals(context.getEnvironment().getProperty("shop.limit")));
 			await().atMost(WAIT).until(() -> changes.events.size() == 3);
 			// history writes of their own (an outside write recorded, history read) reload nothing
-			this.client.setData().forPath("/config/orders", bytes("{\"shop\":{\"limit\":4}}"));
+			app.writer().setData().forPath("/config/orders", bytes("{\"shop\":{\"limit\":4}}"));
 			await().atMost(WAIT).until(() -> "4".equals(context.getEnvironment().getProperty("shop.limit")));
 			await().atMost(WAIT).until(() -> changes.events.size() == 4);
 			assertThat(this.publisher.history("orders")).hasSize(5);
@@ -88,7 +75,7 @@ class ConfigPublisherInstanceIntegrationTests {
 		return new ApplicationContextRunner().withInitializer(new ZkConfigInitializer())
 			.withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
 			.withBean(Changes.class, Changes::new)
-			.withPropertyValues(zk.connectProperty(), "zk.config.snapshot-dir=" + this.snapshots,
+			.withPropertyValues(app.zk().connectProperty(), "zk.config.snapshot-dir=" + app.snapshots(),
 					"spring.application.name=orders");
 	}
 

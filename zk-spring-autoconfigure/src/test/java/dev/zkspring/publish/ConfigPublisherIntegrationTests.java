@@ -3,14 +3,12 @@ package dev.zkspring.publish;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.zkspring.config.ConfigLayout;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -19,21 +17,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ConfigPublisherIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	private CuratorFramework client;
+	static final ZkAppFixture app = ZkAppFixture.server().cleaning("/config", "/config.meta");
 
 	private ConfigPublisher publisher;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.publisher = new ConfigPublisher(this.client, "/config");
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		PublishTestSupport.deleteAll(this.client);
+		this.publisher = new ConfigPublisher(app.writer(), "/config");
 	}
 
 	@Test
@@ -46,8 +36,8 @@ class ConfigPublisherIntegrationTests {
 		assertThat(second.revision()).isEqualTo(2);
 		assertThat(second.version()).isEqualTo(1);
 		assertThat(second.diff()).isEqualTo(new KeyDiff(List.of("shop.name"), List.of(), List.of("shop.limit")));
-		assertThat(text(this.client.getData().forPath("/config/orders"))).isEqualTo("{\"shop\":{\"limit\":7,\"name\":\"x\"}}");
-		Revision head = HistoryCodec.read("head", this.client.getData().forPath(ConfigLayout.historyNode("/config", "orders")));
+		assertThat(text(app.writer().getData().forPath("/config/orders"))).isEqualTo("{\"shop\":{\"limit\":7,\"name\":\"x\"}}");
+		Revision head = HistoryCodec.read("head", app.writer().getData().forPath(ConfigLayout.historyNode("/config", "orders")));
 		assertThat(head.revision()).isEqualTo(2);
 		assertThat(head.version()).isEqualTo(1);
 		assertThat(head.author()).isEqualTo("bob");
@@ -64,7 +54,7 @@ class ConfigPublisherIntegrationTests {
 		this.publisher.put("orders", json("{\"limit\":9}"), Change.by("alice", null));
 		Publication rolledBack = this.publisher.rollback("orders", 1, Change.by("carol", null));
 		assertThat(rolledBack.revision()).isEqualTo(3);
-		assertThat(text(this.client.getData().forPath("/config/orders"))).isEqualTo("{\"limit\":5}");
+		assertThat(text(app.writer().getData().forPath("/config/orders"))).isEqualTo("{\"limit\":5}");
 		Revision newest = this.publisher.history("orders").get(0);
 		assertThat(newest.kind()).isEqualTo("rollback");
 		assertThat(newest.message()).isEqualTo("rollback to revision 1");
@@ -79,14 +69,14 @@ class ConfigPublisherIntegrationTests {
 			.isThrownBy(() -> this.publisher.put("orders", json("{\"limit\":6}"), Change.by("bob", null).expecting(3)))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(PublishException.Reason.CONFLICT))
 			.withMessageContaining("'orders' is at version 0, not 3");
-		assertThat(text(this.client.getData().forPath("/config/orders"))).isEqualTo("{\"limit\":5}");
+		assertThat(text(app.writer().getData().forPath("/config/orders"))).isEqualTo("{\"limit\":5}");
 		assertThat(this.publisher.history("orders")).hasSize(1);
 	}
 
 	@Test
 	void aWriteOutsideTheToolIsRecordedAsARevisionWithUnknownAuthor() throws Exception {
 		this.publisher.put("orders", json("{\"limit\":5}"), Change.by("alice", null));
-		this.client.setData().forPath("/config/orders", json("{\"limit\":6,\"extra\":1}"));
+		app.writer().setData().forPath("/config/orders", json("{\"limit\":6,\"extra\":1}"));
 		List<Revision> history = this.publisher.history("orders");
 		assertThat(history).extracting(Revision::revision, Revision::author, Revision::version)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple(2L, ConfigPublisher.UNKNOWN_AUTHOR, 1),
@@ -94,7 +84,7 @@ class ConfigPublisherIntegrationTests {
 		assertThat(history.get(0).keys()).isEqualTo(new KeyDiff(List.of("extra"), List.of(), List.of("limit")));
 		assertThat(history.get(0).message()).isEqualTo(HistoryStore.OUTSIDE_MESSAGE);
 		// another outside write, then a put: the put records it first, in the same transaction
-		this.client.setData().forPath("/config/orders", json("{\"limit\":7}"));
+		app.writer().setData().forPath("/config/orders", json("{\"limit\":7}"));
 		Publication put = this.publisher.put("orders", json("{\"limit\":8}"), Change.by("bob", null));
 		assertThat(put.revision()).isEqualTo(4);
 		assertThat(this.publisher.history("orders")).extracting(Revision::author)
@@ -104,7 +94,7 @@ class ConfigPublisherIntegrationTests {
 
 	@Test
 	void aDocumentThatExistedBeforeTheToolBecomesItsFirstRevision() throws Exception {
-		this.client.create().creatingParentsIfNeeded().forPath("/config/orders", json("{\"limit\":1}"));
+		app.writer().create().creatingParentsIfNeeded().forPath("/config/orders", json("{\"limit\":1}"));
 		this.publisher.put("orders", json("{\"limit\":2}"), Change.by("alice", null));
 		assertThat(this.publisher.history("orders")).extracting(Revision::author, Revision::document)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("alice", "{\"limit\":2}"),
@@ -117,7 +107,7 @@ class ConfigPublisherIntegrationTests {
 			this.publisher.put("orders", json("{\"n\":" + i + "}"), Change.by("alice", null).keeping(3));
 		}
 		assertThat(this.publisher.history("orders")).extracting(Revision::revision).containsExactly(5L, 4L, 3L);
-		assertThat(this.client.getChildren().forPath(ConfigLayout.historyNode("/config", "orders"))).hasSize(3);
+		assertThat(app.writer().getChildren().forPath(ConfigLayout.historyNode("/config", "orders"))).hasSize(3);
 		assertThatExceptionOfType(PublishException.class).isThrownBy(() -> this.publisher.rollback("orders", 1,
 				Change.by("alice", null)))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(PublishException.Reason.NOT_FOUND))
@@ -129,7 +119,7 @@ class ConfigPublisherIntegrationTests {
 		Publication dry = this.publisher.put("orders", json("{\"limit\":5}"), Change.by("alice", null).dryRun(true));
 		assertThat(dry.written()).isFalse();
 		assertThat(dry.diff().added()).containsExactly("limit");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(app.writer().checkExists().forPath("/config/orders")).isNull();
 		this.publisher.put("orders", json("{\"limit\":5}"), Change.by("alice", null));
 		assertThat(this.publisher.put("orders", json("{\"limit\":5}"), Change.by("alice", null)).written()).isFalse();
 		assertThat(this.publisher.history("orders")).hasSize(1);

@@ -7,11 +7,10 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -23,16 +22,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class HistoryStoreRetryTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		PublishTestSupport.deleteAll(zk.newClient());
-	}
+	static final ZkAppFixture app = ZkAppFixture.server().cleaning("/config", "/config.meta");
 
 	@Test
 	void theSameTransactionSentTwiceIsRecognisedAsOursAndAnotherIsAConflict() throws Exception {
-		CuratorFramework client = zk.newClient();
+		CuratorFramework client = app.zk().newClient();
 		HistoryStore store = new HistoryStore(client, "/config", 1024 * 1024,
 				Clock.fixed(Instant.parse("2026-11-25T20:00:00Z"), ZoneOffset.UTC));
 		ContextState state = store.read("orders");

@@ -10,14 +10,6 @@ final class PublishTestSupport {
 	private PublishTestSupport() {
 	}
 
-	static void deleteAll(CuratorFramework client) throws Exception {
-		for (String path : List.of("/config", "/config.meta")) {
-			if (client.checkExists().forPath(path) != null) {
-				client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
-	}
-
 	/** Every node under the config and meta roots, to show that nothing was written. */
 	static List<String> tree(CuratorFramework client) throws Exception {
 		List<String> nodes = new java.util.ArrayList<>();

@@ -4,20 +4,17 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -30,30 +27,18 @@ import static org.awaitility.Awaitility.await;
 class AtomicRefreshIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner().withUserConfiguration(Name.class, Count.class);
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withUserConfiguration(Name.class, Count.class));
 
 	@Test
 	void aChangeWhoseSecondConversionFailsLeavesBothBeansAndTheEnvironmentOnTheOldValues(CapturedOutput output)
 			throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'old-name','count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'old-name','count':'1'}}");
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
 			Name name = context.getBean(Name.class);
 			Count count = context.getBean(Count.class);
-			write(this.writer, ZNODE, "{'shop':{'name':'new-name','count':'secret-not-a-number'}}");
+			write(app.writer(), ZNODE, "{'shop':{'name':'new-name','count':'secret-not-a-number'}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			ZkConfigRejectedEvent rejection = events.rejections.get(0);
 			assertThat(rejection.getZnode()).isEqualTo(ZNODE);
@@ -70,7 +55,7 @@ class AtomicRefreshIntegrationTests {
 				.contains("shop.count")
 				.doesNotContain("secret-not-a-number");
 			// a later good change applies every key, including the one held back
-			write(this.writer, ZNODE, "{'shop':{'name':'new-name','count':'2'}}");
+			write(app.writer(), ZNODE, "{'shop':{'name':'new-name','count':'2'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(name.name).isEqualTo("new-name");
 			assertThat(count.count).isEqualTo(2);
@@ -80,43 +65,43 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void aRefusedDocumentNeitherHoldsBackAnotherContextNorReturnsAsTheLastGoodVersion() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
-		write(this.writer, "/config/application", "{'shop':{'name':'old-name'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'count':'1'}}");
+		write(app.writer(), "/config/application", "{'shop':{'name':'old-name'}}");
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
 			Name name = context.getBean(Name.class);
 			Count count = context.getBean(Count.class);
-			write(this.writer, ZNODE, "{'shop':{'count':'not-a-number'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'not-a-number'}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
-			write(this.writer, "/config/application", "{'shop':{'name':'new-name'}}");
+			write(app.writer(), "/config/application", "{'shop':{'name':'new-name'}}");
 			await().atMost(WAIT).until(() -> "new-name".equals(name.name));
 			assertThat(count.count).isEqualTo(1);
 			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("1");
 			assertThat(events.rejections).as("the refused version is not reported again").hasSize(1);
 			// a malformed document now keeps the last accepted version of the context, not the refused one
-			write(this.writer, ZNODE, "{ not json");
+			write(app.writer(), ZNODE, "{ not json");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 2);
-			write(this.writer, "/config/application", "{'shop':{'name':'newer-name'}}");
+			write(app.writer(), "/config/application", "{'shop':{'name':'newer-name'}}");
 			await().atMost(WAIT).until(() -> "newer-name".equals(name.name));
 			assertThat(count.count).isEqualTo(1);
 			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("1");
 			assertThat(events.rejections).hasSize(2);
-			write(this.writer, ZNODE, "{'shop':{'count':'3'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'3'}}");
 			await().atMost(WAIT).until(() -> count.count == 3);
 		});
 	}
 
 	@Test
 	void aZnodeRecreatedAfterARefusalIsJudgedByItsNewDocumentThoughItsVersionStartsAgain() throws Exception {
-		write(this.writer, "/config/application", "{'shop':{'name':'name','count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), "/config/application", "{'shop':{'name':'name','count':'1'}}");
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
 			Count count = context.getBean(Count.class);
-			write(this.writer, ZNODE, "{'shop':{'count':'not-a-number'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'not-a-number'}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			assertThat(events.rejections.get(0).getVersion()).isZero();
-			this.writer.delete().forPath(ZNODE);
-			write(this.writer, ZNODE, "{'shop':{'count':'7'}}");
+			app.writer().delete().forPath(ZNODE);
+			write(app.writer(), ZNODE, "{'shop':{'count':'7'}}");
 			await().atMost(WAIT).until(() -> count.count == 7);
 			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("7");
 		});
@@ -124,10 +109,10 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void anAppliedChangePublishesTheRefreshBeforeTheConfigChangeWithKeysTargetsAndVersions() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'a','count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'a','count':'1'}}");
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'name':'b','count':'1','other':'x'}}");
+			write(app.writer(), ZNODE, "{'shop':{'name':'b','count':'1','other':'x'}}");
 			await().atMost(WAIT).until(() -> events.changes.size() == 1);
 			ZkRefreshedEvent refreshed = events.refreshes.get(0);
 			assertThat(events.all).containsExactly(refreshed, events.changes.get(0));
@@ -141,13 +126,13 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void aRemovedKeyFallsBackToThePackagedConfiguration() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1','packaged':'from-zk'}}");
-		this.runner.withUserConfiguration(Packaged.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1','packaged':'from-zk'}}");
+		app.runner().withUserConfiguration(Packaged.class).run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
 			Packaged packaged = context.getBean(Packaged.class);
 			assertThat(packaged.packaged).isEqualTo("from-zk");
 			assertThat(packaged.withDefault).isEqualTo("from-zk");
-			write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1'}}");
+			write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(packaged.packaged).isEqualTo("from-yml");
 			assertThat(packaged.withDefault).isEqualTo("from-yml");
@@ -156,12 +141,12 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void aRemovedKeyFallsBackToThePlaceholderDefault() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1','mode':'fast'}}");
-		this.runner.withUserConfiguration(Packaged.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1','mode':'fast'}}");
+		app.runner().withUserConfiguration(Packaged.class).run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
 			Packaged packaged = context.getBean(Packaged.class);
 			assertThat(packaged.mode).isEqualTo("fast");
-			write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1'}}");
+			write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(packaged.mode).isEqualTo("standard");
 		});
@@ -169,10 +154,10 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void aRemovedKeyWithNoFallbackIsRejected() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1'}}");
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'count':'2'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'2'}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			ZkConfigRejectedEvent rejection = events.rejections.get(0);
 			assertThat(rejection.getZnode()).isEqualTo(ZNODE);
@@ -187,11 +172,11 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void aRefreshInProgressDoesNotBlockCallersOfTheBean() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1','slow':'a'}}");
-		this.runner.withUserConfiguration(Slow.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1','slow':'a'}}");
+		app.runner().withUserConfiguration(Slow.class).run((context) -> {
 			Slow slow = context.getBean(Slow.class);
 			slow.block = new CountDownLatch(1);
-			write(this.writer, ZNODE, "{'shop':{'name':'m','count':'1','slow':'b'}}");
+			write(app.writer(), ZNODE, "{'shop':{'name':'m','count':'1','slow':'b'}}");
 			// the refresher is inside phase 2, in the bean's own setter
 			assertThat(slow.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			assertThat(slow.value()).isEqualTo("a");
@@ -204,8 +189,8 @@ class AtomicRefreshIntegrationTests {
 
 	@Test
 	void consistentReadsNeverSeeAChangeHalfApplied() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1'},'pair':{'left':'0','right':'0'}}");
-		this.runner.withUserConfiguration(Pair.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1'},'pair':{'left':'0','right':'0'}}");
+		app.runner().withUserConfiguration(Pair.class).run((context) -> {
 			Pair pair = context.getBean(Pair.class);
 			ConsistentReads reads = context.getBean(ConsistentReads.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
@@ -221,7 +206,7 @@ class AtomicRefreshIntegrationTests {
 			reader.start();
 			try {
 				for (int i = 1; i <= 20; i++) {
-					write(this.writer, ZNODE, "{'shop':{'name':'n','count':'1'},'pair':{'left':'" + i + "','right':'" + i + "'}}");
+					write(app.writer(), ZNODE, "{'shop':{'name':'n','count':'1'},'pair':{'left':'" + i + "','right':'" + i + "'}}");
 					int expected = i;
 					await().atMost(WAIT).until(() -> pair.right == expected);
 				}

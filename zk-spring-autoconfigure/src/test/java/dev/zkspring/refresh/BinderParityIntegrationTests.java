@@ -1,7 +1,5 @@
 package dev.zkspring.refresh;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -9,7 +7,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
@@ -17,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.convert.converter.Converter;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -30,29 +27,16 @@ import static org.awaitility.Awaitility.await;
 class BinderParityIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@Test
 	void aTypeWithAConfigurationPropertiesBindingConverterIsReboundWithThatConverter() throws Exception {
-		write(this.writer, ZNODE, "{'pay':{'price':'5 EUR'}}");
-		this.runner.withUserConfiguration(MoneyConfiguration.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'pay':{'price':'5 EUR'}}");
+		app.runner().withUserConfiguration(MoneyConfiguration.class).run((context) -> {
 			PaymentProperties payment = context.getBean(PaymentProperties.class);
 			assertThat(payment.getPrice()).isEqualTo(new Money(5, "EUR"));
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'pay':{'price':'7 USD'}}");
+			write(app.writer(), ZNODE, "{'pay':{'price':'7 USD'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() + events.rejections.size() == 1);
 			assertThat(events.rejections).isEmpty();
 			assertThat(payment.getPrice()).isEqualTo(new Money(7, "USD"));
@@ -61,18 +45,18 @@ class BinderParityIntegrationTests {
 
 	@Test
 	void anOpaqueValueTypeWithEqualsButNoGettersIsReboundWithTheOtherProperties() throws Exception {
-		write(this.writer, ZNODE, "{'wallet':{'owner':'ann','limit':'5 EUR'}}");
-		this.runner.withUserConfiguration(OpaqueMoneyConfiguration.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'wallet':{'owner':'ann','limit':'5 EUR'}}");
+		app.runner().withUserConfiguration(OpaqueMoneyConfiguration.class).run((context) -> {
 			WalletProperties wallet = context.getBean(WalletProperties.class);
 			assertThat(wallet.getLimit()).isEqualTo(new OpaqueMoney(5, "EUR"));
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'wallet':{'owner':'bob','limit':'7 USD'}}");
+			write(app.writer(), ZNODE, "{'wallet':{'owner':'bob','limit':'7 USD'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() + events.rejections.size() == 1);
 			assertThat(events.rejections).isEmpty();
 			assertThat(wallet.getOwner()).isEqualTo("bob");
 			assertThat(wallet.getLimit()).isEqualTo(new OpaqueMoney(7, "USD"));
 			// removed from ZooKeeper: back to the field's default, not to a copy that lost its state
-			write(this.writer, ZNODE, "{'wallet':{'owner':'bob'}}");
+			write(app.writer(), ZNODE, "{'wallet':{'owner':'bob'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() + events.rejections.size() == 2);
 			assertThat(events.rejections).isEmpty();
 			assertThat(wallet.getLimit()).isEqualTo(new OpaqueMoney(1, "EUR"));
@@ -81,12 +65,12 @@ class BinderParityIntegrationTests {
 
 	@Test
 	void aPackagePrivatePropertiesClassIsRebound(CapturedOutput output) throws Exception {
-		write(this.writer, ZNODE, "{'hidden':{'name':'a'}}");
-		this.runner.withUserConfiguration(HiddenConfiguration.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'hidden':{'name':'a'}}");
+		app.runner().withUserConfiguration(HiddenConfiguration.class).run((context) -> {
 			HiddenProperties hidden = context.getBean(HiddenProperties.class);
 			assertThat(hidden.getName()).isEqualTo("a");
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'hidden':{'name':'b'}}");
+			write(app.writer(), ZNODE, "{'hidden':{'name':'b'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(hidden.getName()).isEqualTo("b");
 		});

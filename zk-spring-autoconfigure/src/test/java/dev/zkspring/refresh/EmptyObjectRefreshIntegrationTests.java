@@ -3,17 +3,14 @@ package dev.zkspring.refresh;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -25,33 +22,21 @@ import static org.awaitility.Awaitility.await;
 class EmptyObjectRefreshIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner().withUserConfiguration(Enable.class);
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withUserConfiguration(Enable.class));
 
 	@Test
 	void anEmptyObjectWrittenAtRuntimeClearsTheLowerSourcesMapAndItsRemovalRestoresIt() throws Exception {
-		write(this.writer, ZNODE, "{'routing':{'routes':{'zk-route':'from-zk'}}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'routing':{'routes':{'zk-route':'from-zk'}}}");
+		app.runner().run((context) -> {
 			Routing routing = context.getBean(Routing.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
 			assertThat(routing.getRoutes()).containsOnlyKeys("zk-route", "yml-route");
-			write(this.writer, ZNODE, "{'routing':{'routes':{}}}");
+			write(app.writer(), ZNODE, "{'routing':{'routes':{}}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(routing.getRoutes()).as("{} clears the packaged entries too").isEmpty();
 			assertThat(context.getEnvironment().getProperty("routing.routes.yml-route")).isNull();
-			write(this.writer, ZNODE, "{'routing':{'other':1}}");
+			write(app.writer(), ZNODE, "{'routing':{'other':1}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 2);
 			assertThat(routing.getRoutes()).containsOnly(Map.entry("yml-route", "from-yml"));
 			assertThat(context.getEnvironment().getProperty("routing.routes.yml-route")).isEqualTo("from-yml");

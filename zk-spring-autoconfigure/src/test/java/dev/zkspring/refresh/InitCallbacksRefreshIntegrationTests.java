@@ -3,17 +3,14 @@ package dev.zkspring.refresh;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PostConstruct;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -28,38 +25,25 @@ import static org.awaitility.Awaitility.await;
 class InitCallbacksRefreshIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@Test
 	void derivedStateOfAValueBeanFollowsAChangeOfItsFields() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','name':'ann'},'other':'1'}");
-		this.runner.withUserConfiguration(Banner.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','name':'ann'},'other':'1'}");
+		app.runner().withUserConfiguration(Banner.class).run((context) -> {
 			Banner banner = context.getBean(Banner.class);
 			assertThat(banner.banner).isEqualTo("HI ANN");
 			assertThat(banner.initialized.get()).isEqualTo(1);
 			assertThat(banner.afterPropertiesSet.get()).isEqualTo(1);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','name':'bob'},'other':'1'}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','name':'bob'},'other':'1'}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(banner.banner).isEqualTo("HELLO BOB");
 			// once per refresh, however many of its fields changed
 			assertThat(banner.initialized.get()).isEqualTo(2);
 			assertThat(banner.afterPropertiesSet.get()).isEqualTo(2);
 			// a change that writes none of its fields does not call it
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','name':'bob'},'other':'2'}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','name':'bob'},'other':'2'}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 2);
 			assertThat(banner.initialized.get()).isEqualTo(2);
 		});

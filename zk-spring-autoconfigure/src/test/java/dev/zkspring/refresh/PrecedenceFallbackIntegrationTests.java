@@ -2,19 +2,16 @@ package dev.zkspring.refresh;
 
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -26,36 +23,24 @@ import static org.awaitility.Awaitility.await;
 class PrecedenceFallbackIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner()
-			.withUserConfiguration(Enable.class)
-			// as if SHOP_GREETING were set in the process environment
-			.withInitializer((context) -> context.getEnvironment()
-				.getPropertySources()
-				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-								Map.of("SHOP_GREETING", "from-env"))));
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner
+				.withUserConfiguration(Enable.class)
+				// as if SHOP_GREETING were set in the process environment
+				.withInitializer((context) -> context.getEnvironment()
+					.getPropertySources()
+					.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+							new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+									Map.of("SHOP_GREETING", "from-env")))));
 
 	@Test
 	void anEnvironmentVariableOutranksZooKeeperAtStartupAndAfterAChange() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'from-zk','packaged':'from-zk'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'from-zk','packaged':'from-zk'}}");
+		app.runner().run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			assertThat(shop.getGreeting()).isEqualTo("from-env");
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'from-zk-2','packaged':'from-zk-2'}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'from-zk-2','packaged':'from-zk-2'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(shop.getPackaged()).isEqualTo("from-zk-2");
 			assertThat(shop.getGreeting()).isEqualTo("from-env");
@@ -64,12 +49,12 @@ class PrecedenceFallbackIntegrationTests {
 
 	@Test
 	void aKeyRemovedFromAPropertiesPrefixFallsBackToThePackagedConfiguration() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'packaged':'from-zk'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'packaged':'from-zk'}}");
+		app.runner().run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			assertThat(shop.getPackaged()).isEqualTo("from-zk");
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'other':'x'}}");
+			write(app.writer(), ZNODE, "{'shop':{'other':'x'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(shop.getPackaged()).isEqualTo("from-yml");
 		});

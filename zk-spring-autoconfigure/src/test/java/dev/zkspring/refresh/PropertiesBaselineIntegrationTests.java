@@ -2,19 +2,16 @@ package dev.zkspring.refresh;
 
 import java.time.Duration;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -30,29 +27,16 @@ import static org.awaitility.Awaitility.await;
 class PropertiesBaselineIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@Test
 	void aValueSetByTheBeanMethodSurvivesAChangeOfAnUnrelatedKey() throws Exception {
-		write(this.writer, ZNODE, "{'x':{'name':'a'}}");
-		this.runner.withUserConfiguration(BeanMethod.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'x':{'name':'a'}}");
+		app.runner().withUserConfiguration(BeanMethod.class).run((context) -> {
 			Props props = context.getBean(Props.class);
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(42));
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'x':{'name':'b'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'b'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(props.getName()).isEqualTo("b");
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(42));
@@ -63,15 +47,15 @@ class PropertiesBaselineIntegrationTests {
 
 	@Test
 	void aRemovedKeyReturnsThePropertyToTheValueTheBeanMethodSet() throws Exception {
-		write(this.writer, ZNODE, "{'x':{'name':'a','timeout':'10s'}}");
-		this.runner.withUserConfiguration(BeanMethod.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'x':{'name':'a','timeout':'10s'}}");
+		app.runner().withUserConfiguration(BeanMethod.class).run((context) -> {
 			Props props = context.getBean(Props.class);
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(10));
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'x':{'name':'a','timeout':'20s'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'a','timeout':'20s'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(20));
-			write(this.writer, ZNODE, "{'x':{'name':'a'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'a'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 2);
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(42));
 		});
@@ -79,12 +63,12 @@ class PropertiesBaselineIntegrationTests {
 
 	@Test
 	void aRemovedKeyReturnsThePropertyToItsFieldDefaultWithoutABeanMethod() throws Exception {
-		write(this.writer, ZNODE, "{'x':{'name':'a','timeout':'10s'}}");
-		this.runner.withUserConfiguration(Component.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'x':{'name':'a','timeout':'10s'}}");
+		app.runner().withUserConfiguration(Component.class).run((context) -> {
 			Props props = context.getBean(Props.class);
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(10));
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'x':{'name':'a'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'a'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(props.getTimeout()).isEqualTo(Duration.ofSeconds(5));
 		});
@@ -92,17 +76,17 @@ class PropertiesBaselineIntegrationTests {
 
 	@Test
 	void aValueTheApplicationSetAtRuntimeSurvivesAChangeOfAnotherProperty() throws Exception {
-		write(this.writer, ZNODE, "{'x':{'name':'a','mode':'auto'}}");
-		this.runner.withUserConfiguration(BeanMethod.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'x':{'name':'a','mode':'auto'}}");
+		app.runner().withUserConfiguration(BeanMethod.class).run((context) -> {
 			Props props = context.getBean(Props.class);
 			props.setMode("manual");
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'x':{'name':'b','mode':'auto'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'b','mode':'auto'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(props.getName()).isEqualTo("b");
 			assertThat(props.getMode()).isEqualTo("manual");
 			// its own key changing does write it
-			write(this.writer, ZNODE, "{'x':{'name':'b','mode':'eco'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'b','mode':'eco'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 2);
 			assertThat(props.getMode()).isEqualTo("eco");
 		});
@@ -110,16 +94,16 @@ class PropertiesBaselineIntegrationTests {
 
 	@Test
 	void aNestedValueSetByTheBeanMethodSurvivesAndReturnsWhenItsKeyIsRemoved() throws Exception {
-		write(this.writer, ZNODE, "{'x':{'name':'a','limits':{'max':9}}}");
-		this.runner.withUserConfiguration(BeanMethod.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'x':{'name':'a','limits':{'max':9}}}");
+		app.runner().withUserConfiguration(BeanMethod.class).run((context) -> {
 			Props props = context.getBean(Props.class);
 			assertThat(props.getLimits().getMax()).isEqualTo(9);
 			assertThat(props.getLimits().getMin()).isEqualTo(2);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'x':{'name':'b','limits':{'max':9}}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'b','limits':{'max':9}}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(props.getLimits().getMin()).isEqualTo(2);
-			write(this.writer, ZNODE, "{'x':{'name':'b'}}");
+			write(app.writer(), ZNODE, "{'x':{'name':'b'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 2);
 			assertThat(props.getLimits().getMax()).isEqualTo(7);
 			assertThat(props.getLimits().getMin()).isEqualTo(2);

@@ -8,20 +8,18 @@ import java.util.Map;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.validation.annotation.Validated;
 
 import dev.zkspring.config.ZkConfigRejectedEvent;
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ShopOwner;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -33,31 +31,19 @@ import static org.awaitility.Awaitility.await;
 class PropertiesRefreshIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner().withUserConfiguration(Enable.class);
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withUserConfiguration(Enable.class));
 
 	@Test
 	void nestedObjectsListsAndMapsAreReboundInPlace() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','items':['a','b'],'owner':{'name':'ann','age':30},"
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','items':['a','b'],'owner':{'name':'ann','age':30},"
 				+ "'address':{'city':'oslo'},'limits':{'max':5},'labels':{'x':'1'}}}");
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
-			ShopProperties.Owner owner = shop.getOwner();
+			ShopOwner owner = shop.getOwner();
 			ShopProperties.Address address = shop.getAddress();
 			assertThat(shop.getItems()).containsExactly("a", "b");
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','items':['c'],'owner':{'name':'bob','age':40},"
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','items':['c'],'owner':{'name':'bob','age':40},"
 					+ "'address':{'city':'rome'},'limits':{'max':7},'labels':{'y':'2'}}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
@@ -80,12 +66,12 @@ class PropertiesRefreshIntegrationTests {
 
 	@Test
 	void aValidationFailureRejectsTheWholeChange() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','limits':{'max':5}}}");
-		this.runner.withUserConfiguration(Greeter.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','limits':{'max':5}}}");
+		app.runner().withUserConfiguration(Greeter.class).run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
 			Greeter greeter = context.getBean(Greeter.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','limits':{'max':500}}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','limits':{'max':500}}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			ZkConfigRejectedEvent rejection = events.rejections.get(0);
 			assertThat(rejection.getZnode()).isEqualTo(ZNODE);
@@ -101,11 +87,11 @@ class PropertiesRefreshIntegrationTests {
 
 	@Test
 	void aConversionFailureInABoundPropertyRejectsTheWholeChange() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','owner':{'age':30}}}");
-		this.runner.withUserConfiguration(Greeter.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','owner':{'age':30}}}");
+		app.runner().withUserConfiguration(Greeter.class).run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','owner':{'age':'old'}}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','owner':{'age':'old'}}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			assertThat(events.rejections.get(0).getKey()).isEqualTo("shop.owner.age");
 			assertThat(shop.getOwner().getAge()).isEqualTo(30);
@@ -116,12 +102,12 @@ class PropertiesRefreshIntegrationTests {
 
 	@Test
 	void aPropertyDerivedFromAKeyOutsideThePrefixIsRebound() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'${site.name}!'},'site':{'name':'alpha'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'${site.name}!'},'site':{'name':'alpha'}}");
+		app.runner().run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
 			assertThat(shop.getGreeting()).isEqualTo("alpha!");
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'${site.name}!'},'site':{'name':'beta'}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'${site.name}!'},'site':{'name':'beta'}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(shop.getGreeting()).isEqualTo("beta!");
 			assertThat(events.refreshes.get(0).getTargets()).singleElement()
@@ -131,12 +117,12 @@ class PropertiesRefreshIntegrationTests {
 
 	@Test
 	void propertiesWhoseValuesDidNotChangeAreNotWritten() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','address':{'city':'oslo'},'items':['a']},'other':'1'}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','address':{'city':'oslo'},'items':['a']},'other':'1'}");
+		app.runner().run((context) -> {
 			ShopProperties shop = context.getBean(ShopProperties.class);
 			ShopProperties.Address address = shop.getAddress();
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hi','address':{'city':'oslo'},'items':['a']},'other':'2'}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','address':{'city':'oslo'},'items':['a']},'other':'2'}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(events.refreshes.get(0).getTargets()).isEmpty();
 			assertThat(shop.getAddress()).isSameAs(address);
@@ -169,7 +155,7 @@ class PropertiesRefreshIntegrationTests {
 		// a getter only: the refresh replaces it through its field, by reference
 		private Map<String, String> labels = new LinkedHashMap<>();
 
-		private final Owner owner = new Owner();
+		private final ShopOwner owner = new ShopOwner();
 
 		private Address address = new Address();
 
@@ -196,7 +182,7 @@ class PropertiesRefreshIntegrationTests {
 			return this.labels;
 		}
 
-		public Owner getOwner() {
+		public ShopOwner getOwner() {
 			return this.owner;
 		}
 
@@ -210,30 +196,6 @@ class PropertiesRefreshIntegrationTests {
 
 		public Limits getLimits() {
 			return this.limits;
-		}
-
-		public static class Owner {
-
-			private String name = "nobody";
-
-			private int age;
-
-			public String getName() {
-				return this.name;
-			}
-
-			public void setName(String name) {
-				this.name = name;
-			}
-
-			public int getAge() {
-				return this.age;
-			}
-
-			public void setAge(int age) {
-				this.age = age;
-			}
-
 		}
 
 		public static class Address {

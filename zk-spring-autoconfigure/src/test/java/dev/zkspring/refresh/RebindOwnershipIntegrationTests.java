@@ -8,8 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.annotation.PostConstruct;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,10 +15,9 @@ import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -36,30 +33,17 @@ import static org.awaitility.Awaitility.await;
 class RebindOwnershipIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@Test
 	void stateComputedAtInitSurvivesAnUnrelatedChange() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','items':['a','b']},'other':'1'}");
-		this.runner.withUserConfiguration(EnableShop.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','items':['a','b']},'other':'1'}");
+		app.runner().withUserConfiguration(EnableShop.class).run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			assertThat(shop.getSummary()).isEqualTo("hi:2");
 			shop.uses.incrementAndGet();
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hi','items':['a','b']},'other':'2'}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','items':['a','b']},'other':'2'}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(events.rejections).isEmpty();
 			assertThat(shop.getSummary()).isEqualTo("hi:2");
@@ -70,13 +54,13 @@ class RebindOwnershipIntegrationTests {
 
 	@Test
 	void aFinalHelperFieldBlocksNothingAndInitCallbacksRunAgainAfterAChange() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','items':['a']}}");
-		this.runner.withUserConfiguration(EnableShop.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','items':['a']}}");
+		app.runner().withUserConfiguration(EnableShop.class).run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			AtomicInteger uses = shop.uses;
 			uses.set(7);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','items':['a','b','c']}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','items':['a','b','c']}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(events.rejections).isEmpty();
 			assertThat(shop.getGreeting()).isEqualTo("hello");
@@ -93,8 +77,8 @@ class RebindOwnershipIntegrationTests {
 
 	@Test
 	void aListIsReplacedByReferenceSoReadersNeverSeeItPartOrFail() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'items':['a','b','c','d']}}");
-		this.runner.withUserConfiguration(EnableShop.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'items':['a','b','c','d']}}");
+		app.runner().withUserConfiguration(EnableShop.class).run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
 			AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -125,7 +109,7 @@ class RebindOwnershipIntegrationTests {
 				for (int j = 0; j < n; j++) {
 					items.add("'i" + i + "-" + j + "'");
 				}
-				write(this.writer, ZNODE, "{'shop':{'items':" + items + "}}");
+				write(app.writer(), ZNODE, "{'shop':{'items':" + items + "}}");
 				int expected = i;
 				await().atMost(WAIT).until(() -> events.refreshes.size() == expected);
 			}
@@ -141,8 +125,8 @@ class RebindOwnershipIntegrationTests {
 
 	@Test
 	void aFinalGetterOnlyListIsRefusedAtStartupSayingToAddASetter() throws Exception {
-		write(this.writer, ZNODE, "{'fixed':{'items':['a']}}");
-		this.runner.withUserConfiguration(EnableFinalList.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'fixed':{'items':['a']}}");
+		app.runner().withUserConfiguration(EnableFinalList.class).run((context) -> {
 			assertThat(context).hasFailed();
 			Throwable failure = context.getStartupFailure();
 			while (failure != null && !(failure instanceof BeanInitializationException)) {

@@ -4,14 +4,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
@@ -19,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.zkspring.config.ZkConfigChange;
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -32,26 +30,17 @@ import static org.awaitility.Awaitility.await;
 class RefreshDiagnosticsIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-		write(this.writer, ZNODE,
+		write(app.writer(), ZNODE,
 				"{'shop':{'greeting':'hi','maxItems':3,'items':['a'],'hosts':{'db.example.com':{'port':1}}}}");
 	}
 
 	@Test
 	void aValueOnABeanMethodParameterOfARefreshScopedBeanIsNamedInAStartupWarning(CapturedOutput output) {
-		this.runner.withUserConfiguration(BeanMethodConfiguration.class).run((context) -> {
+		app.runner().withUserConfiguration(BeanMethodConfiguration.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output).contains("@RefreshScope bean 'greeter'")
 				.contains("parameter 'greeting' of @Bean method 'greeter'");
@@ -60,7 +49,7 @@ class RefreshDiagnosticsIntegrationTests {
 
 	@Test
 	void aFluentValueSetterIsNamedInAStartupWarning(CapturedOutput output) {
-		this.runner.withBean("fluent", Fluent.class, Fluent::new).run((context) -> {
+		app.runner().withBean("fluent", Fluent.class, Fluent::new).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output).contains("@RefreshScope bean 'fluent'").contains("method 'greeting' (it returns Fluent");
 		});
@@ -68,10 +57,10 @@ class RefreshDiagnosticsIntegrationTests {
 
 	@Test
 	void listenerKeysMatchRelaxedNamesAndListIndices() throws Exception {
-		this.runner.withBean("listener", Listener.class, Listener::new).run((context) -> {
+		app.runner().withBean("listener", Listener.class, Listener::new).run((context) -> {
 			Listener listener = context.getBean(Listener.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE,
+			write(app.writer(), ZNODE,
 					"{'shop':{'greeting':'hi','maxItems':4,'items':['b'],'hosts':{'db.example.com':{'port':2}}}}");
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			await().atMost(WAIT).until(() -> listener.byKey.size() == 1 && listener.byIndex.size() == 1

@@ -6,14 +6,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
@@ -26,56 +25,44 @@ import static org.awaitility.Awaitility.await;
 class RefreshFailoverTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner()
-			.withPropertyValues("zk.connection-timeout=5s", "zk.session-timeout=10s")
-			.withUserConfiguration(Counter.class);
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner
+				.withPropertyValues("zk.connection-timeout=5s", "zk.session-timeout=10s")
+				.withUserConfiguration(Counter.class));
 
 	@Test
 	void aChangeWrittenWhileTheSessionExpiredReachesTheBeansOnceANewSessionStarts() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'count':'1'}}");
+		app.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			List<ConnectionState> states = new CopyOnWriteArrayList<>();
 			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
 			ZooKeeperExtension.expireSession(client);
-			write(this.writer, ZNODE, "{'shop':{'count':'2'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'2'}}");
 			await().atMost(Duration.ofSeconds(20)).until(() -> states.contains(ConnectionState.LOST));
 			await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(Counter.class).count == 2);
-			write(this.writer, ZNODE, "{'shop':{'count':'3'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'3'}}");
 			await().atMost(WAIT).until(() -> context.getBean(Counter.class).count == 3);
 		});
 	}
 
 	@Test
 	void whileTheServerIsDownBeansKeepTheirValuesAndTakeChangesOnceItIsBack() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'count':'1'}}");
+		app.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			zk.stopServer();
+			app.zk().stopServer();
 			try {
 				await().atMost(WAIT).until(() -> !client.getZookeeperClient().isConnected());
 				assertThat(context.getBean(Counter.class).count).isEqualTo(1);
 				assertThat(events.rejections).isEmpty();
 			}
 			finally {
-				zk.restartServer();
+				app.zk().restartServer();
 			}
 			await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-				.untilAsserted(() -> write(this.writer, ZNODE, "{'shop':{'count':'5'}}"));
+				.untilAsserted(() -> write(app.writer(), ZNODE, "{'shop':{'count':'5'}}"));
 			await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(Counter.class).count == 5);
 			assertThat(context.getEnvironment().getProperty("shop.count")).isEqualTo("5");
 		});
@@ -83,18 +70,18 @@ class RefreshFailoverTests {
 
 	@Test
 	void aRefusedChangeIsNotAppliedNorReportedAgainAfterReconnectingAndItsFixIsApplied() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'count':'1'}}");
-		this.runner.run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'count':'1'}}");
+		app.runner().run((context) -> {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'shop':{'count':'many'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'many'}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			List<ConnectionState> states = new CopyOnWriteArrayList<>();
 			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
 			ZooKeeperExtension.expireSession(client);
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> states.contains(ConnectionState.LOST) && client.getZookeeperClient().isConnected());
-			write(this.writer, ZNODE, "{'shop':{'count':'7'}}");
+			write(app.writer(), ZNODE, "{'shop':{'count':'7'}}");
 			await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(Counter.class).count == 7);
 			assertThat(events.rejections).hasSize(1);
 			assertThat(events.refreshes).hasSize(1);

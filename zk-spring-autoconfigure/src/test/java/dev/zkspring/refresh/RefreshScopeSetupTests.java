@@ -3,21 +3,19 @@ package dev.zkspring.refresh;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.zkspring.config.ZkConfigApplier;
 import dev.zkspring.config.ZkConfigChange;
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -30,25 +28,16 @@ import static org.awaitility.Awaitility.await;
 class RefreshScopeSetupTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','title':'t'}}");
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','title':'t'}}");
 	}
 
 	@Test
 	void startupWarnsNamingTheBeanAndTheMembersThatCannotBeRefreshed(CapturedOutput output) {
-		this.runner.withUserConfiguration(ConstructorInjected.class, FinalField.class, Greeting.class)
+		app.runner().withUserConfiguration(ConstructorInjected.class, FinalField.class, Greeting.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).contains("@RefreshScope bean 'refreshScopeSetupTests.ConstructorInjected'")
@@ -62,7 +51,7 @@ class RefreshScopeSetupTests {
 
 	@Test
 	void aFullyRefreshableBeanCausesNoWarning(CapturedOutput output) {
-		this.runner.withUserConfiguration(Listening.class).run((context) -> {
+		app.runner().withUserConfiguration(Listening.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output).doesNotContain("@RefreshScope bean");
 		});
@@ -70,16 +59,16 @@ class RefreshScopeSetupTests {
 
 	@Test
 	void listenerMethodsReceiveTheMatchingPartOfTheDiffAfterTheBeansWereRefreshed() throws Exception {
-		this.runner.withUserConfiguration(Listening.class).run((context) -> {
+		app.runner().withUserConfiguration(Listening.class).run((context) -> {
 			Listening listening = context.getBean(Listening.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t'},'other':'x'}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','title':'t'},'other':'x'}");
 			await().atMost(WAIT).until(() -> listening.all.size() == 1);
 			assertThat(listening.byKey).singleElement()
 				.isEqualTo(new ZkConfigChange("shop.greeting", ZkConfigChange.Type.CHANGED, "hi", "hello"));
 			assertThat(listening.greetingSeenByListener).isEqualTo("hello");
 			assertThat(listening.all.get(0).getKeys()).containsExactlyInAnyOrder("shop.greeting", "other");
 			assertThat(listening.noArgumentCalls).isEqualTo(1);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t2'},'other':'x'}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','title':'t2'},'other':'x'}");
 			await().atMost(WAIT).until(() -> listening.all.size() == 2);
 			assertThat(listening.byKey).hasSize(1);
 			assertThat(listening.noArgumentCalls).isEqualTo(2);
@@ -88,7 +77,7 @@ class RefreshScopeSetupTests {
 
 	@Test
 	void aListenerMethodWithParametersItCannotBeGivenFailsTheStartup() {
-		this.runner.withUserConfiguration(BadListener.class).run((context) -> {
+		app.runner().withUserConfiguration(BadListener.class).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
 				.hasMessageContaining("@ZkConfigListener method 'changed'")
@@ -98,10 +87,10 @@ class RefreshScopeSetupTests {
 
 	@Test
 	void withRefreshDisabledBeansKeepTheirValuesAndChangesStillReachTheEnvironment() throws Exception {
-		this.runner.withUserConfiguration(Listening.class).withPropertyValues("zk.refresh.enabled=false")
+		app.runner().withUserConfiguration(Listening.class).withPropertyValues("zk.refresh.enabled=false")
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(ZkConfigApplier.class);
-				write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t'}}");
+				write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','title':'t'}}");
 				await().atMost(WAIT)
 					.until(() -> "hello".equals(context.getEnvironment().getProperty("shop.greeting")));
 				assertThat(context.getBean(Listening.class).greeting).isEqualTo("hi");

@@ -26,6 +26,7 @@ import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
 import dev.zkspring.config.ZkConfigChangedEvent;
 import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.config.ZkConfigRejectedEvent;
+import dev.zkspring.test.ZkAppFixture;
 import dev.zkspring.test.ZooKeeperExtension;
 
 /**
@@ -67,19 +68,7 @@ final class RefreshTestSupport {
 	}
 
 	static void write(CuratorFramework client, String path, String json) throws Exception {
-		byte[] data = json.replace('\'', '"').getBytes(StandardCharsets.UTF_8);
-		if (client.checkExists().forPath(path) == null) {
-			client.create().creatingParentsIfNeeded().forPath(path, data);
-		}
-		else {
-			client.setData().forPath(path, data);
-		}
-	}
-
-	static void deleteAll(CuratorFramework client, String path) throws Exception {
-		if (client.checkExists().forPath(path) != null) {
-			client.delete().deletingChildrenIfNeeded().forPath(path);
-		}
+		ZkAppFixture.write(client, path, json.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
 	}
 
 	@EnableConfigurationProperties

@@ -1,18 +1,15 @@
 package dev.zkspring.refresh;
 
 import jakarta.validation.constraints.AssertTrue;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.validation.annotation.Validated;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -26,41 +23,29 @@ class RefusalConvergenceIntegrationTests {
 	private static final String SHARED = "/config/application";
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner().withUserConfiguration(Enable.class);
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withUserConfiguration(Enable.class));
 
 	@Test
 	void aRefusalResolvedByAChangeElsewhereIsAppliedSoTheAppMatchesZooKeeper() throws Exception {
-		write(this.writer, SHARED, "{'range':{'max':5}}");
-		write(this.writer, ZNODE, "{'range':{'min':1}}");
-		this.runner.run((context) -> {
+		write(app.writer(), SHARED, "{'range':{'max':5}}");
+		write(app.writer(), ZNODE, "{'range':{'min':1}}");
+		app.runner().run((context) -> {
 			Range range = context.getBean(Range.class);
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'range':{'min':10}}");
+			write(app.writer(), ZNODE, "{'range':{'min':10}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			assertThat(events.rejections.get(0).getZnode()).isEqualTo(ZNODE);
 			assertThat(range.getMin()).isEqualTo(1);
 			// the shared context raises the bound: the held-back document is now valid and must apply
-			write(this.writer, SHARED, "{'range':{'max':20}}");
+			write(app.writer(), SHARED, "{'range':{'max':20}}");
 			await().atMost(WAIT).until(() -> range.getMin() == 10);
 			assertThat(range.getMax()).isEqualTo(20);
 			assertThat(context.getEnvironment().getProperty("range.min")).isEqualTo("10");
 			assertThat(events.rejections).hasSize(1);
 		});
 		// what a restart would see is what the running application has
-		this.runner.run((context) -> assertThat(context.getBean(Range.class).getMin()).isEqualTo(10));
+		app.runner().run((context) -> assertThat(context.getBean(Range.class).getMin()).isEqualTo(10));
 	}
 
 	@EnableConfigurationProperties(Range.class)

@@ -1,7 +1,6 @@
 package dev.zkspring.refresh;
 
 import jakarta.validation.constraints.Pattern;
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -9,13 +8,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.validation.annotation.Validated;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -30,27 +28,19 @@ class SecretValuesRefreshTests {
 	private static final String SECRET = "s3cr3t-Value";
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config")
+		.with((runner) -> runner.withUserConfiguration(Enable.class));
 
 	@BeforeEach
 	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner().withUserConfiguration(Enable.class);
-		write(this.writer, ZNODE, "{'vault':{'token':'abc','port':1}}");
+		write(app.writer(), ZNODE, "{'vault':{'token':'abc','port':1}}");
 	}
 
 	@Test
 	void aValidationMessageThatInterpolatesTheValueNeverPrintsIt(CapturedOutput output) throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'vault':{'token':'" + SECRET + "','port':1}}");
+			write(app.writer(), ZNODE, "{'vault':{'token':'" + SECRET + "','port':1}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			assertThat(events.rejections.get(0).getReason()).contains("vault.token").contains("@Pattern");
 			assertThat(events.rejections.get(0).toString()).doesNotContain(SECRET);
@@ -60,9 +50,9 @@ class SecretValuesRefreshTests {
 
 	@Test
 	void anUnconvertibleValueNeverPrintsIt(CapturedOutput output) throws Exception {
-		this.runner.run((context) -> {
+		app.runner().run((context) -> {
 			EventRecorder events = context.getBean(EventRecorder.class);
-			write(this.writer, ZNODE, "{'vault':{'token':'abc','port':'" + SECRET + "'}}");
+			write(app.writer(), ZNODE, "{'vault':{'token':'abc','port':'" + SECRET + "'}}");
 			await().atMost(WAIT).until(() -> events.rejections.size() == 1);
 			assertThat(events.rejections.get(0).getKey()).isEqualTo("vault.port");
 			assertThat(events.rejections.get(0).getReason()).doesNotContain(SECRET);

@@ -8,22 +8,19 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
 import org.springframework.core.env.Environment;
 
 import dev.zkspring.refresh.RefreshTestSupport.EventRecorder;
-import dev.zkspring.test.ZooKeeperExtension;
+import dev.zkspring.test.ZkAppFixture;
 
 import static dev.zkspring.refresh.RefreshTestSupport.WAIT;
 import static dev.zkspring.refresh.RefreshTestSupport.ZNODE;
@@ -35,33 +32,20 @@ import static org.awaitility.Awaitility.await;
 class ValueRefreshIntegrationTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-	@RegisterExtension
-	final RefreshFixture fixture = new RefreshFixture(zk);
-
-	private CuratorFramework writer;
-
-	private ApplicationContextRunner runner;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.writer = this.fixture.writer();
-		this.runner = this.fixture.runner();
-	}
+	static final ZkAppFixture app = ZkAppFixture.server(RefreshTestSupport::runner).cleaning("/config");
 
 	@Test
 	void everyKindOfValueTargetTakesTheNewValue() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','title':'t1','pointer':'shop.first','first':'one',"
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','title':'t1','pointer':'shop.first','first':'one',"
 				+ "'second':'two','host':'alpha','composite':'${shop.host}:8080','limit':'3','sizes':'1,2',"
 				+ "'timeout':'10s','level':'LOW','price':'$5'}}");
-		this.runner.withUserConfiguration(AllKinds.class).run((context) -> {
+		app.runner().withUserConfiguration(AllKinds.class).run((context) -> {
 			AllKinds bean = context.getBean(AllKinds.class);
 			assertThat(bean.greeting).isEqualTo("hi");
 			assertThat(bean.mode).isEqualTo("standard");
 			assertThat(bean.pointed).isEqualTo("one");
 			assertThat(bean.composite).isEqualTo("alpha:8080");
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t2','pointer':'shop.second','first':'one',"
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','title':'t2','pointer':'shop.second','first':'one',"
 					+ "'second':'two','host':'beta','composite':'${shop.host}:8080','limit':'21','sizes':'4,5,6',"
 					+ "'timeout':'2m','level':'HIGH','price':'a$b $c {d}','mode':'fast','template':'\\\\${not.a.key}'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
@@ -86,12 +70,12 @@ class ValueRefreshIntegrationTests {
 
 	@Test
 	void onlyTargetsWhoseValueChangedAreWritten() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi','title':'t1','host':'alpha'}}");
-		this.runner.withUserConfiguration(Counting.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi','title':'t1','host':'alpha'}}");
+		app.runner().withUserConfiguration(Counting.class).run((context) -> {
 			Counting bean = context.getBean(Counting.class);
 			assertThat(bean.greetingWrites).hasValue(1);
 			assertThat(bean.titleWrites).hasValue(1);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello','title':'t1','host':'beta'}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello','title':'t1','host':'beta'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(bean.greetingWrites).hasValue(2);
@@ -103,10 +87,10 @@ class ValueRefreshIntegrationTests {
 
 	@Test
 	void aBeanWithoutRefreshScopeIsNeverTouched() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi'}}");
-		this.runner.withUserConfiguration(NotRefreshed.class, Counting.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi'}}");
+		app.runner().withUserConfiguration(NotRefreshed.class, Counting.class).run((context) -> {
 			NotRefreshed plain = context.getBean(NotRefreshed.class);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello'}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(context.getBean(Counting.class).greeting).isEqualTo("hello");
@@ -117,9 +101,9 @@ class ValueRefreshIntegrationTests {
 
 	@Test
 	void refreshScopeOnABeanMethodRefreshesTheBeanItReturns() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi'}}");
-		this.runner.withUserConfiguration(BeanMethods.class).run((context) -> {
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello'}}");
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi'}}");
+		app.runner().withUserConfiguration(BeanMethods.class).run((context) -> {
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(context.getBean("refreshed", NotRefreshed.class).greeting).isEqualTo("hello");
@@ -129,14 +113,14 @@ class ValueRefreshIntegrationTests {
 
 	@Test
 	void aPrototypeIsRefreshedWhileReferencedAndCollectedOnceDropped() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi'}}");
-		this.runner.withUserConfiguration(Prototypes.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi'}}");
+		app.runner().withUserConfiguration(Prototypes.class).run((context) -> {
 			RefreshTargetRecorder recorder = context.getBean(RefreshTargetRecorder.class);
 			int before = recorder.size();
 			Prototype kept = context.getBean(Prototype.class);
 			WeakReference<Prototype> dropped = new WeakReference<>(context.getBean(Prototype.class));
 			assertThat(recorder.size()).isEqualTo(before + 2);
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello'}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			assertThat(kept.greeting).isEqualTo("hello");
@@ -151,15 +135,15 @@ class ValueRefreshIntegrationTests {
 
 	@Test
 	void aPrototypeInjectedBeforeARefreshAndRecordedAfterItTakesTheNewValues() throws Exception {
-		write(this.writer, ZNODE, "{'shop':{'greeting':'hi'}}");
-		this.runner.withUserConfiguration(SlowPrototypes.class).run((context) -> {
+		write(app.writer(), ZNODE, "{'shop':{'greeting':'hi'}}");
+		app.runner().withUserConfiguration(SlowPrototypes.class).run((context) -> {
 			SlowPrototype.injected = new CountDownLatch(1);
 			SlowPrototype.release = new CountDownLatch(1);
 			CompletableFuture<SlowPrototype> created = CompletableFuture
 				.supplyAsync(() -> context.getBean(SlowPrototype.class));
 			// its field holds the old value, and it is not recorded yet
 			assertThat(SlowPrototype.injected.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-			write(this.writer, ZNODE, "{'shop':{'greeting':'hello'}}");
+			write(app.writer(), ZNODE, "{'shop':{'greeting':'hello'}}");
 			EventRecorder events = context.getBean(EventRecorder.class);
 			await().atMost(WAIT).until(() -> events.refreshes.size() == 1);
 			SlowPrototype.release.countDown();

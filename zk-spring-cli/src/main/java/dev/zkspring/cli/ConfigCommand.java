@@ -3,6 +3,8 @@ package dev.zkspring.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,8 @@ import dev.zkspring.publish.PublishException;
 		description = "Read, publish, compare and roll back context documents (one JSON object per context znode).",
 		subcommands = { GetCommand.class, PutCommand.class, DiffCommand.class, HistoryCommand.class,
 				RollbackCommand.class, ExportCommand.class, ImportCommand.class, EncryptCommand.class,
-				CanaryCommand.class, CanaryStatusCommand.class, PromoteCommand.class, AbortCommand.class },
+				CanaryCommand.class, CanaryStatusCommand.class, PromoteCommand.class, AbortCommand.class,
+				ValidateCommand.class, ApplyCommand.class },
 		footerHeading = "%nExit status:%n", footer = Exits.HELP)
 final class ConfigCommand {
 
@@ -85,21 +88,19 @@ final class ConfigCommand {
 		if (checks.against == null) {
 			return;
 		}
-		List<MetadataFinding> findings = this.metadata.computeIfAbsent(checks.against, ConfigMetadata::load)
-			.check(Ciphertexts.seeThrough(document, this.cli.env, (note) -> this.spec.commandLine().getErr()
-				.println("note: context '" + context + "': " + note)));
+		List<MetadataFinding> findings = findings(checks, context, document);
 		MetadataFinding refusing = null;
 		MetadataFinding unchecked = null;
 		for (MetadataFinding finding : findings) {
-			boolean refuses = finding.error() || (checks.strict && !finding.unchecked());
+			boolean refuses = refuses(checks, finding);
 			if (refuses && refusing == null) {
 				refusing = finding;
 			}
 			if (finding.unchecked() && unchecked == null) {
 				unchecked = finding;
 			}
-			String label = refuses ? "error: " : finding.unchecked() ? "unchecked: " : "warning: ";
-			this.spec.commandLine().getErr().println(label + "context '" + context + "': " + finding.message());
+			this.spec.commandLine().getErr().println(label(checks, finding) + "context '" + context + "': "
+					+ finding.message());
 		}
 		if (refusing != null) {
 			throw new PublishException(PublishException.Reason.INVALID, "context '" + context + "': "
@@ -110,6 +111,37 @@ final class ConfigCommand {
 					+ findings.stream().filter(MetadataFinding::unchecked).count() + " key(s), the first '"
 					+ unchecked.key() + "' (see above); nothing was written");
 		}
+	}
+
+	/**
+	 * What the checks find in a flat document: against the application's metadata (with --against), and the
+	 * instances' rules for job settings ({@link JobChecks}: always when {@code jobs}, else with --against), in key
+	 * order.
+	 */
+	List<MetadataFinding> findings(CheckOptions checks, String context, Map<String, String> document, boolean jobs) {
+		List<MetadataFinding> findings = new ArrayList<>();
+		if (checks.against != null) {
+			findings.addAll(this.metadata.computeIfAbsent(checks.against, ConfigMetadata::load)
+				.check(Ciphertexts.seeThrough(document, this.cli.env, (note) -> this.spec.commandLine().getErr()
+					.println("note: context '" + context + "': " + note))));
+		}
+		if (jobs || checks.against != null) {
+			findings.addAll(JobChecks.check(document));
+		}
+		findings.sort(Comparator.comparing(MetadataFinding::key));
+		return findings;
+	}
+
+	private List<MetadataFinding> findings(CheckOptions checks, String context, Map<String, String> document) {
+		return findings(checks, context, document, false);
+	}
+
+	static boolean refuses(CheckOptions checks, MetadataFinding finding) {
+		return finding.error() || (checks.strict && !finding.unchecked());
+	}
+
+	static String label(CheckOptions checks, MetadataFinding finding) {
+		return refuses(checks, finding) ? "error: " : finding.unchecked() ? "unchecked: " : "warning: ";
 	}
 
 	@FunctionalInterface

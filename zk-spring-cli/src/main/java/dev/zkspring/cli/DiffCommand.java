@@ -40,6 +40,9 @@ final class DiffCommand implements Callable<Integer> {
 	@Mixin
 	CheckOptions checks = new CheckOptions();
 
+	@Mixin
+	ReadOutput output = new ReadOutput();
+
 	@Override
 	public Integer call() throws Exception {
 		boolean revisions = this.from != null || this.to != null;
@@ -54,6 +57,13 @@ final class DiffCommand implements Callable<Integer> {
 			this.config.checkAgainst(this.checks, this.context, publisher.validate(this.context, document));
 			return publisher.diff(this.context, document);
 		});
+		if (this.output.json()) {
+			java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+			body.put("context", this.context);
+			body.putAll(Reports.keys(diff, this.showValues));
+			ReadOutput.printJson(this.config.spec.commandLine().getOut(), body);
+			return Exits.DONE;
+		}
 		Reports.diff(this.config.spec.commandLine().getOut(), diff, this.showValues);
 		this.config.spec.commandLine().getErr().println(diff.diff().size() + " keys differ");
 		return Exits.DONE;

@@ -25,6 +25,12 @@ final class Exits {
 
 	static final int UNCHECKED = 6;
 
+	/** jobs: nobody takes part in the application's election, so nothing was asked. */
+	static final int NO_LEADER = 7;
+
+	/** jobs: the leader did not answer in time; the request was withdrawn, nothing was done. */
+	static final int TIMED_OUT = 8;
+
 	static final String HELP = "  0  done%n  1  refused by validation or by promote's check (nothing written)%n  2  usage error (bad option, "
 			+ "unknown revision or file)%n  3  conflict: the document or canary node moved, a canary already runs, or promote's base moved "
 			+ "since the canary started (nothing written)%n  4  cannot "

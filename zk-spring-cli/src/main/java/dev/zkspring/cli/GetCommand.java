@@ -25,12 +25,24 @@ final class GetCommand implements Callable<Integer> {
 	@Mixin
 	CheckOptions checks = new CheckOptions();
 
+	@Mixin
+	ReadOutput output = new ReadOutput();
+
 	@Override
 	public Integer call() throws Exception {
 		ConfigDocument document = this.config.withPublisher(this.checks, (publisher) -> publisher.get(this.context));
 		if (!document.exists()) {
 			throw new PublishException(PublishException.Reason.NOT_FOUND, "context '" + this.context + "' does not "
 					+ "exist under " + this.config.cli.connection.root + ": publish it with config put");
+		}
+		if (this.output.json()) {
+			java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+			body.put("context", this.context);
+			body.put("version", document.version());
+			// the text as stored, so every number keeps its exact digits
+			body.put("document", new String(document.data(), java.nio.charset.StandardCharsets.UTF_8));
+			ReadOutput.printJson(this.config.spec.commandLine().getOut(), body);
+			return Exits.DONE;
 		}
 		this.config.spec.commandLine().getOut().println(Pretty.print(document.data()));
 		this.config.spec.commandLine().getErr().println("context '" + this.context + "' version " + document.version());

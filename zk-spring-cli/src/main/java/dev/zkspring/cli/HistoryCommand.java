@@ -26,9 +26,19 @@ final class HistoryCommand implements Callable<Integer> {
 	@Mixin
 	CheckOptions checks = new CheckOptions();
 
+	@Mixin
+	ReadOutput output = new ReadOutput();
+
 	@Override
 	public Integer call() throws Exception {
 		List<Revision> revisions = this.config.withPublisher(this.checks, (publisher) -> publisher.history(this.context));
+		if (this.output.json()) {
+			java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+			body.put("context", this.context);
+			body.put("revisions", revisions.stream().map(Reports::revision).toList());
+			ReadOutput.printJson(this.config.spec.commandLine().getOut(), body);
+			return Exits.DONE;
+		}
 		Reports.history(this.config.spec.commandLine().getOut(), revisions);
 		return Exits.DONE;
 	}

@@ -15,7 +15,8 @@ import picocli.CommandLine.Mixin;
  * reads, with validation, compare-and-set, history, diff and rollback, and nothing to run but ZooKeeper.
  */
 @Command(name = "zk-spring", mixinStandardHelpOptions = true, version = "zk-spring-cli 0.1.0",
-		subcommands = { ConfigCommand.class, FleetCommand.class, LeadersCommand.class, LocksCommand.class },
+		subcommands = { ConfigCommand.class, FleetCommand.class, LeadersCommand.class, LocksCommand.class,
+				JobsCommand.class },
 		description = "Publish configuration to ZooKeeper safely: validated, compare-and-set, with history.",
 		footerHeading = "%nExit status:%n", footer = { Exits.HELP, "%nExample:%n"
 				+ "  ZK_CONNECT=zk1:2181 zk-spring config put orders orders.json --message \"raise the limit\"" })

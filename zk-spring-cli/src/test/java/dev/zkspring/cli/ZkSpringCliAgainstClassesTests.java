@@ -7,16 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliAgainstClassesTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	@TempDir
 	Path dir;
@@ -36,20 +32,8 @@ class ZkSpringCliAgainstClassesTests {
 	/** Set by the application enum's static initialiser: it must never run in the tool. */
 	private final String marker = "zkspring.test.enum-ran." + UUID.randomUUID();
 
-	private CuratorFramework client;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.client = zk.newClient();
-	}
-
 	@AfterEach
 	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 		System.clearProperty(this.marker);
 	}
 
@@ -82,7 +66,7 @@ class ZkSpringCliAgainstClassesTests {
 		refused(jar, "{\"acme\":{\"sub\":{\"port\":\"http\"}}}", "key 'acme.sub.port' does not convert to int");
 		refused(jar, "{\"acme\":{\"client\":{\"connect-timeout\":\"soon\"}}}", "key 'acme.client.connect-timeout' does "
 				+ "not convert to java.time.Duration");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 		assertThat(System.getProperty(this.marker)).as("the application enum's static initialiser ran").isNull();
 	}
 
@@ -113,7 +97,7 @@ class ZkSpringCliAgainstClassesTests {
 			.contains("nothing was written")
 			.doesNotContain("five");
 		assertThat(put(jar, "{\"other\":{\"limit\":5}}", "--strict").status()).isEqualTo(Exits.UNCHECKED);
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 		assertThat(CliRun.run(zk.connectString(), "", "config", "put", "--help").out()).contains("6  --against cannot "
 				+ "check a key");
 	}

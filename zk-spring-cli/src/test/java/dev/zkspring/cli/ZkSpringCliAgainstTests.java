@@ -9,15 +9,11 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.zkspring.config.ConfigCipher;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,53 +21,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliAgainstTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	private static final String KEY = ConfigCipher.generateKey();
 
 	@TempDir
 	Path dir;
 
-	private Path metadata;
-
-	private CuratorFramework client;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.metadata = this.dir.resolve("spring-configuration-metadata.json");
-		try (var in = getClass().getResourceAsStream("/shop-metadata.json")) {
-			Files.copy(in, this.metadata);
-		}
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
+	private Path metadata() throws Exception {
+		return CliServer.shopMetadata(this.dir);
 	}
 
 	@Test
 	void valuesThatConvertToTheDeclaredTypesArePublished() throws Exception {
 		CliRun run = put("{\"shop\":{\"limit\":5,\"big\":9000000000,\"enabled\":true,\"timeout\":\"10s\","
 				+ "\"max-upload\":\"10MB\",\"mode\":\"closed-for-maintenance\",\"ports\":[80,443],"
-				+ "\"weights\":{\"a\":1},\"greeting\":\"hi\"}}", this.metadata);
+				+ "\"weights\":{\"a\":1},\"greeting\":\"hi\"}}", metadata());
 		assertThat(run.status()).as(run.err()).isZero();
 		assertThat(run.err()).doesNotContain("warning");
 	}
 
 	@Test
 	void aKeyBelowATypeTheMetadataFileDoesNotDescribeIsNotPassedAsChecked() throws Exception {
-		CliRun run = put("{\"shop\":{\"limit\":5,\"owners\":[{\"name\":\"x\"}]}}", this.metadata);
+		CliRun run = put("{\"shop\":{\"limit\":5,\"owners\":[{\"name\":\"x\"}]}}", metadata());
 		assertThat(run.status()).as(run.err()).isEqualTo(Exits.UNCHECKED);
 		assertThat(run.err()).contains("unchecked: context 'orders': key 'shop.owners[0].name' cannot be checked: its "
 				+ "type dev.zkspring.cli.Owner is not in spring-configuration-metadata.json")
 			.contains("spring-boot-configuration-processor")
 			.contains("nothing was written");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 	}
 
 	@Test
@@ -87,18 +65,18 @@ class ZkSpringCliAgainstTests {
 		refused("{\"shop\":{\"ports\":[80,\"http\"]}}", "key 'shop.ports[1]' does not convert");
 		refused("{\"shop\":{\"ports\":\"80,http\"}}", "key 'shop.ports' does not convert");
 		refused("{\"shop\":{\"weights\":{\"a\":\"heavy\"}}}", "key 'shop.weights.a' does not convert");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 	}
 
 	@Test
 	void anUndeclaredKeyIsAWarningAndWithStrictAnError() throws Exception {
-		CliRun warned = put("{\"shop\":{\"limt\":5}}", this.metadata);
+		CliRun warned = put("{\"shop\":{\"limt\":5}}", metadata());
 		assertThat(warned.status()).isZero();
 		assertThat(warned.err()).contains("warning: context 'orders': key 'shop.limt' is not declared");
-		CliRun strict = put("{\"shop\":{\"limt\":6}}", this.metadata, "--strict");
+		CliRun strict = put("{\"shop\":{\"limt\":6}}", metadata(), "--strict");
 		assertThat(strict.status()).isEqualTo(Exits.REFUSED);
 		assertThat(strict.err()).contains("(--strict)");
-		assertThat(new String(this.client.getData().forPath("/config/orders"), StandardCharsets.UTF_8)).contains("5");
+		assertThat(new String(zk.client().getData().forPath("/config/orders"), StandardCharsets.UTF_8)).contains("5");
 	}
 
 	@Test
@@ -107,7 +85,7 @@ class ZkSpringCliAgainstTests {
 		byte[] library = nestedJar();
 		try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
 			out.putNextEntry(new JarEntry("BOOT-INF/classes/META-INF/spring-configuration-metadata.json"));
-			out.write(Files.readAllBytes(this.metadata));
+			out.write(Files.readAllBytes(metadata()));
 			out.putNextEntry(new JarEntry("BOOT-INF/lib/library.jar"));
 			out.write(library);
 		}
@@ -135,34 +113,34 @@ class ZkSpringCliAgainstTests {
 	@Test
 	void theTypeOfAnEncryptedValueIsCheckedWhenItsKeyIsThere() throws Exception {
 		Map<String, String> env = Map.of("ZK_CONFIG_ENCRYPTION_KEY", KEY);
-		CliRun run = put(env, "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", this.metadata);
+		CliRun run = put(env, "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", metadata());
 		assertThat(run.status()).as(run.err()).isEqualTo(Exits.REFUSED);
 		assertThat(run.err()).contains("key 'shop.limit' does not convert to java.lang.Integer").doesNotContain("five");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNull();
 		String good = "{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("5") + "\"}}";
-		assertThat(put(env, good, this.metadata).status()).isZero();
+		assertThat(put(env, good, metadata()).status()).isZero();
 	}
 
 	@Test
 	void aValueEncryptedWithAKeyIdIsCheckedWithThatIdsVariable() throws Exception {
 		String sealed = ConfigCipher.empty().withKey("r1", KEY).encrypt("five", "r1");
 		CliRun run = put(Map.of("ZK_CONFIG_ENCRYPTION_KEYS_R1", KEY), "{\"shop\":{\"limit\":\"" + sealed + "\"}}",
-				this.metadata);
+				metadata());
 		assertThat(run.status()).as(run.err()).isEqualTo(Exits.REFUSED);
 		assertThat(run.err()).contains("key 'shop.limit' does not convert to java.lang.Integer").doesNotContain("five");
 	}
 
 	@Test
 	void theTypeOfAnEncryptedValueIsSkippedWithANoteWithoutItsKey() throws Exception {
-		CliRun run = put("{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", this.metadata);
+		CliRun run = put("{\"shop\":{\"limit\":\"" + ConfigCipher.ofKey(KEY).encrypt("five") + "\"}}", metadata());
 		assertThat(run.status()).as(run.err()).isZero();
 		assertThat(run.err()).contains("note: context 'orders': key 'shop.limit' is encrypted and "
 				+ "ZK_CONFIG_ENCRYPTION_KEY is not set: its type is not checked");
-		assertThat(this.client.checkExists().forPath("/config/orders")).isNotNull();
+		assertThat(zk.client().checkExists().forPath("/config/orders")).isNotNull();
 	}
 
 	private void refused(String document, String message) throws Exception {
-		refused(this.metadata, document, message);
+		refused(metadata(), document, message);
 	}
 
 	private void refused(Path against, String document, String message) throws Exception {

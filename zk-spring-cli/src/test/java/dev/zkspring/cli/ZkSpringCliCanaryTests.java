@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,7 +25,6 @@ import dev.zkspring.config.ConfigCanary;
 import dev.zkspring.config.ConfigLayout;
 import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.refresh.RefreshScope;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 class ZkSpringCliCanaryTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta", "/fleet");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -45,21 +42,9 @@ class ZkSpringCliCanaryTests {
 	@TempDir
 	Path dir;
 
-	private CuratorFramework client;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
 		assertThat(put("base").status()).isZero();
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta", "/fleet" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 	}
 
 	@Test
@@ -89,7 +74,7 @@ class ZkSpringCliCanaryTests {
 			assertThat(promote.status()).as(promote.err()).isZero();
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(one)) && "candidate".equals(greeting(three))
 					&& "candidate".equals(greeting(two)));
-			assertThat(this.client.checkExists().forPath(CANARY)).isNull();
+			assertThat(zk.client().checkExists().forPath(CANARY)).isNull();
 			assertThat(run("config", "history", "orders").out()).contains("promote canary revision 2");
 		});
 	}
@@ -104,11 +89,11 @@ class ZkSpringCliCanaryTests {
 			CliRun refused = run("config", "promote", "orders");
 			assertThat(refused.status()).isEqualTo(Exits.REFUSED);
 			assertThat(refused.err()).contains("node-2 REFUSED").contains("shop.limit").doesNotContain("secret-x");
-			assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+			assertThat(zk.client().checkExists().forPath(CANARY)).isNotNull();
 			assertThat(greeting(one)).isEqualTo("base");
 			CliRun forced = run("config", "promote", "orders", "--force");
 			assertThat(forced.status()).as(forced.err()).isZero();
-			assertThat(this.client.checkExists().forPath(CANARY)).isNull();
+			assertThat(zk.client().checkExists().forPath(CANARY)).isNull();
 			assertThat(run("config", "history", "orders").out()).contains("[forced: node-2 REFUSED");
 		});
 	}
@@ -118,15 +103,15 @@ class ZkSpringCliCanaryTests {
 		apps((one, two, three) -> {
 			assertThat(run("config", "canary", "orders", file("candidate", "5"), "--instances", "node-2").status()).isZero();
 			await().atMost(WAIT).until(() -> "candidate".equals(greeting(two)));
-			byte[] before = this.client.getData().forPath(CANARY);
+			byte[] before = zk.client().getData().forPath(CANARY);
 			CliRun again = run("config", "canary", "orders", file("other", "5"), "--instances", "node-1");
 			assertThat(again.status()).isEqualTo(Exits.CONFLICT);
 			assertThat(again.err()).contains("already runs canary revision 2 on node-2").contains("--replace");
-			assertThat(this.client.getData().forPath(CANARY)).isEqualTo(before);
+			assertThat(zk.client().getData().forPath(CANARY)).isEqualTo(before);
 			CliRun abort = run("config", "abort", "orders");
 			assertThat(abort.status()).as(abort.err()).isZero();
 			await().atMost(WAIT).until(() -> "base".equals(greeting(two)));
-			assertThat(this.client.checkExists().forPath(CANARY)).isNull();
+			assertThat(zk.client().checkExists().forPath(CANARY)).isNull();
 			assertThat(run("config", "history", "orders").out()).contains("abort canary revision 2");
 		});
 	}
@@ -136,23 +121,23 @@ class ZkSpringCliCanaryTests {
 		apps((one, two, three) -> {
 			List<List<String>> fixed = new java.util.ArrayList<>();
 			runner("node-0").run((zero) -> {
-				await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 4);
+				await().atMost(WAIT).until(() -> zk.client().getChildren().forPath("/fleet/orders").size() == 4);
 				CliRun canary = run("config", "canary", "orders", file("candidate", "5"), "--count", "2");
 				assertThat(canary.status()).as(canary.err()).isZero();
-				fixed.add(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances());
+				fixed.add(ConfigCanary.parse(zk.client().getData().forPath(CANARY)).instances());
 				assertThat(fixed.get(0)).containsExactly("node-0", "node-1");
 				await().atMost(WAIT).until(() -> "candidate".equals(zero.getBean(Shop.class).greeting)
 						&& "candidate".equals(greeting(one)));
 			});
 			// an instance going leaves the set as it was, shown as not live
-			await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 3);
-			assertThat(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances()).isEqualTo(fixed.get(0));
+			await().atMost(WAIT).until(() -> zk.client().getChildren().forPath("/fleet/orders").size() == 3);
+			assertThat(ConfigCanary.parse(zk.client().getData().forPath(CANARY)).instances()).isEqualTo(fixed.get(0));
 			assertThat(run("config", "canary-status", "orders").out()).containsPattern("node-0 +yes .*not live");
 			// an instance coming is not added
 			runner("node-4").run((four) -> {
-				await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 4);
+				await().atMost(WAIT).until(() -> zk.client().getChildren().forPath("/fleet/orders").size() == 4);
 				assertThat(four.getBean(Shop.class).greeting).isEqualTo("base");
-				assertThat(ConfigCanary.parse(this.client.getData().forPath(CANARY)).instances()).isEqualTo(fixed.get(0));
+				assertThat(ConfigCanary.parse(zk.client().getData().forPath(CANARY)).instances()).isEqualTo(fixed.get(0));
 			});
 			assertThat(greeting(two)).isEqualTo("base");
 			assertThat(greeting(three)).isEqualTo("base");
@@ -166,7 +151,7 @@ class ZkSpringCliCanaryTests {
 
 	private void apps(Apps apps) {
 		runner("node-1").run((one) -> runner("node-2").run((two) -> runner("node-3").run((three) -> {
-			await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 3);
+			await().atMost(WAIT).until(() -> zk.client().getChildren().forPath("/fleet/orders").size() == 3);
 			apps.accept(one, two, three);
 		})));
 	}

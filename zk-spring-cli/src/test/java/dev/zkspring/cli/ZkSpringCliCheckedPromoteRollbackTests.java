@@ -4,15 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.zkspring.config.ConfigLayout;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliCheckedPromoteRollbackTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	private static final String CANARY = ConfigLayout.canaryNode("/config", "orders");
 
@@ -32,26 +28,8 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 	@TempDir
 	Path dir;
 
-	private Path metadata;
-
-	private CuratorFramework client;
-
-	@BeforeEach
-	void setUp() throws Exception {
-		this.client = zk.newClient();
-		this.metadata = this.dir.resolve("spring-configuration-metadata.json");
-		try (var in = getClass().getResourceAsStream("/shop-metadata.json")) {
-			Files.copy(in, this.metadata);
-		}
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
+	private Path metadata() throws Exception {
+		return CliServer.shopMetadata(this.dir);
 	}
 
 	@Test
@@ -60,18 +38,18 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 		assertThat(run("config", "put", "orders", file("{\"shop\":{\"limt\":5}}")).status()).isZero();
 		assertThat(run("config", "put", "orders", file(GOOD)).status()).isZero();
 		CliRun put = run("config", "put", "orders", file("{\"shop\":{\"limit\":\"five\"}}"), "--against",
-				this.metadata.toString());
-		CliRun rollback = run("config", "rollback", "orders", "--to", "1", "--against", this.metadata.toString());
+				metadata().toString());
+		CliRun rollback = run("config", "rollback", "orders", "--to", "1", "--against", metadata().toString());
 		assertThat(rollback.status()).as(rollback.err()).isEqualTo(Exits.REFUSED).isEqualTo(put.status());
 		assertThat(rollback.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
 			.contains("nothing was written")
 			.isEqualTo(put.err());
-		CliRun strict = run("config", "rollback", "orders", "--to", "2", "--against", this.metadata.toString(),
+		CliRun strict = run("config", "rollback", "orders", "--to", "2", "--against", metadata().toString(),
 				"--strict");
 		assertThat(strict.status()).as(strict.err()).isEqualTo(Exits.REFUSED);
 		assertThat(strict.err()).contains("key 'shop.limt' is not declared").contains("(--strict)");
 		assertThat(document()).isEqualTo(GOOD);
-		assertThat(run("config", "rollback", "orders", "--to", "2", "--against", this.metadata.toString()).status())
+		assertThat(run("config", "rollback", "orders", "--to", "2", "--against", metadata().toString()).status())
 			.isZero();
 	}
 
@@ -81,15 +59,15 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limit\":\"five\"}}"), "--instances", "node-9")
 			.status()).isZero();
 		// --force: no member is live, the check against the metadata still applies
-		CliRun promote = run("config", "promote", "orders", "--force", "--against", this.metadata.toString());
+		CliRun promote = run("config", "promote", "orders", "--force", "--against", metadata().toString());
 		assertThat(promote.status()).as(promote.err()).isEqualTo(Exits.REFUSED);
 		assertThat(promote.err()).contains("key 'shop.limit' does not convert to java.lang.Integer")
 			.contains("nothing was written");
 		assertThat(document()).isEqualTo(GOOD);
-		assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+		assertThat(zk.client().checkExists().forPath(CANARY)).isNotNull();
 		assertThat(run("config", "canary", "orders", file("{\"shop\":{\"limt\":5}}"), "--instances", "node-9",
 				"--replace").status()).isZero();
-		CliRun strict = run("config", "promote", "orders", "--force", "--against", this.metadata.toString(), "--strict");
+		CliRun strict = run("config", "promote", "orders", "--force", "--against", metadata().toString(), "--strict");
 		assertThat(strict.status()).as(strict.err()).isEqualTo(Exits.REFUSED);
 		assertThat(strict.err()).contains("(--strict)");
 		assertThat(document()).isEqualTo(GOOD);
@@ -108,7 +86,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 			.contains("--overwrite-base")
 			.contains("nothing was written");
 		assertThat(document()).isEqualTo(hotfix);
-		assertThat(this.client.checkExists().forPath(CANARY)).isNotNull();
+		assertThat(zk.client().checkExists().forPath(CANARY)).isNotNull();
 		CliRun overwrite = run("config", "promote", "orders", "--force", "--overwrite-base");
 		assertThat(overwrite.status()).as(overwrite.err()).isZero();
 		assertThat(document()).isEqualTo("{\"shop\":{\"limit\":9}}");
@@ -117,7 +95,7 @@ class ZkSpringCliCheckedPromoteRollbackTests {
 	}
 
 	private String document() throws Exception {
-		return new String(this.client.getData().forPath("/config/orders"), StandardCharsets.UTF_8);
+		return new String(zk.client().getData().forPath("/config/orders"), StandardCharsets.UTF_8);
 	}
 
 	private String file(String document) throws Exception {

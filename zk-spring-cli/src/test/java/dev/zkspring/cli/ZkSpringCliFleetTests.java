@@ -8,8 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,7 +29,6 @@ import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockContext;
 import dev.zkspring.lock.ZkLockTemplate;
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,7 +37,7 @@ import static org.awaitility.Awaitility.await;
 class ZkSpringCliFleetTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta", "/fleet", "/locks", "/leader");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -49,28 +46,16 @@ class ZkSpringCliFleetTests {
 	@TempDir
 	Path dir;
 
-	private CuratorFramework client;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
 		assertThat(CliRun.run(zk.connectString(), "{\"shop\":{\"limit\":5}}", "config", "put", "orders", "-").status())
 			.isZero();
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta", "/fleet", "/locks", "/leader" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
 	}
 
 	@Test
 	void fleetListsEveryLiveInstanceWithItsContextsAndWhatItLeads() {
 		runner("node-1").run((one) -> runner("node-2").run((two) -> {
-			await().atMost(WAIT).until(() -> this.client.getChildren().forPath("/fleet/orders").size() == 2);
+			await().atMost(WAIT).until(() -> zk.client().getChildren().forPath("/fleet/orders").size() == 2);
 			String leader = leaderOf(one, two);
 			await().atMost(WAIT).untilAsserted(() -> {
 				List<Map<String, Object>> instances = list(json("fleet", "--output", "json"), "instances");

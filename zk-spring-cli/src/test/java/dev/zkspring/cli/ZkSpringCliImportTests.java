@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
@@ -13,8 +12,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliImportTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	/** Read, and change the ACL back for the clean-up; never write. */
 	private static final int READ_ONLY = ZooDefs.Perms.READ | ZooDefs.Perms.ADMIN;
@@ -33,11 +30,8 @@ class ZkSpringCliImportTests {
 	@TempDir
 	Path dir;
 
-	private CuratorFramework client;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
 		for (String context : List.of("a", "b", "c")) {
 			assertThat(run("config", "put", context, file(this.dir.resolve("first"), context, 1)).status()).isZero();
 		}
@@ -45,20 +39,15 @@ class ZkSpringCliImportTests {
 
 	@AfterEach
 	void cleanUp() throws Exception {
-		if (this.client.checkExists().forPath("/config/c") != null) {
-			this.client.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/config/c");
-		}
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
+		if (zk.client().checkExists().forPath("/config/c") != null) {
+			zk.client().setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/config/c");
 		}
 	}
 
 	@Test
 	void anImportTheThirdContextsAclRefusesWritesNoContextAndNamesTheNode() throws Exception {
 		// the third context may be read by anyone and written by no one
-		this.client.setACL().withACL(List.of(new ACL(READ_ONLY, ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath("/config/c");
+		zk.client().setACL().withACL(List.of(new ACL(READ_ONLY, ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath("/config/c");
 		Path repo = this.dir.resolve("repo");
 		for (String context : List.of("a", "b", "c")) {
 			file(repo, context, 2);
@@ -73,7 +62,7 @@ class ZkSpringCliImportTests {
 			assertThat(run("config", "history", context).out().lines().count()).as(context).isEqualTo(2);
 		}
 		// with the ACL lifted the same import writes all three
-		this.client.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/config/c");
+		zk.client().setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/config/c");
 		CliRun again = run("config", "import", repo.toString(), "-m", "release 2");
 		assertThat(again.status()).as(again.err()).isZero();
 		assertThat(again.err()).contains("3 contexts differ and were published");
@@ -84,7 +73,7 @@ class ZkSpringCliImportTests {
 
 	@Test
 	void aPutTheNodesAclRefusesNamesTheNode() throws Exception {
-		this.client.setACL().withACL(List.of(new ACL(READ_ONLY, ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath("/config/c");
+		zk.client().setACL().withACL(List.of(new ACL(READ_ONLY, ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath("/config/c");
 		CliRun run = run("config", "put", "c", file(this.dir.resolve("second"), "c", 2));
 		assertThat(run.status()).as(run.err()).isEqualTo(Exits.DENIED);
 		assertThat(run.err()).contains("ZooKeeper refused access to /config/c").doesNotContain("null");
@@ -116,7 +105,7 @@ class ZkSpringCliImportTests {
 	}
 
 	private String document(String context) throws Exception {
-		return new String(this.client.getData().forPath("/config/" + context), StandardCharsets.UTF_8);
+		return new String(zk.client().getData().forPath("/config/" + context), StandardCharsets.UTF_8);
 	}
 
 	private static String file(Path dir, String context, int limit) throws Exception {

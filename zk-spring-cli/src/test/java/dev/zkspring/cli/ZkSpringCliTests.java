@@ -7,14 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,27 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZkSpringCliTests {
 
 	@RegisterExtension
-	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+	static final CliServer zk = CliServer.server().cleaning("/config", "/config.meta");
 
 	@TempDir
 	Path dir;
 
-	private CuratorFramework client;
-
 	@BeforeEach
 	void setUp() throws Exception {
-		this.client = zk.newClient();
 		// the credentials test leaves creator-only nodes of this identity behind
-		this.client.getZookeeperClient().getZooKeeper().addAuthInfo("digest", "alice:right".getBytes(StandardCharsets.UTF_8));
-	}
-
-	@AfterEach
-	void cleanUp() throws Exception {
-		for (String path : new String[] { "/config", "/config.meta" }) {
-			if (this.client.checkExists().forPath(path) != null) {
-				this.client.delete().deletingChildrenIfNeeded().forPath(path);
-			}
-		}
+		zk.client().getZookeeperClient().getZooKeeper().addAuthInfo("digest", "alice:right".getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test
@@ -110,7 +94,7 @@ class ZkSpringCliTests {
 		Files.write(latin1, "{\"a\":\"gr\u00fc\u00dfe\"}".getBytes(StandardCharsets.ISO_8859_1));
 		assertRefused(run("config", "put", "orders", latin1.toString()), "not valid UTF-8");
 		assertThat(data("/config/orders")).isEqualTo("{\"a\":1}");
-		assertThat(this.client.getChildren().forPath("/config")).containsExactly("orders");
+		assertThat(zk.client().getChildren().forPath("/config")).containsExactly("orders");
 	}
 
 	@Test
@@ -211,7 +195,7 @@ class ZkSpringCliTests {
 	}
 
 	private String data(String path) throws Exception {
-		return new String(this.client.getData().forPath(path), StandardCharsets.UTF_8);
+		return new String(zk.client().getData().forPath(path), StandardCharsets.UTF_8);
 	}
 
 }

@@ -113,7 +113,7 @@ final class JobHistory implements JobListener {
 		}
 	}
 
-	/** The newest runs of a job first, as the endpoint shows them. */
+	/** The newest {@code size} runs of a job, newest first, as the endpoint shows them. */
 	List<Map<String, Object>> read(JobKey job) {
 		String node = this.paths.historyNode(job);
 		List<Map<String, Object>> runs = new ArrayList<>();
@@ -121,6 +121,10 @@ final class JobHistory implements JobListener {
 			List<String> children = new ArrayList<>(this.client.getChildren().forPath(node));
 			children.sort(Collections.reverseOrder());
 			for (String child : children) {
+				if (runs.size() == this.size) {
+					// a run written and not trimmed yet: the history shows the newest size, never one more
+					break;
+				}
 				try {
 					runs.add(describe(new String(this.client.getData().forPath(node + "/" + child), StandardCharsets.UTF_8)));
 				}
@@ -138,7 +142,7 @@ final class JobHistory implements JobListener {
 		return runs;
 	}
 
-	private static Map<String, Object> describe(String line) {
+	static Map<String, Object> describe(String line) {
 		String[] fields = line.split("\n", -1);
 		Map<String, Object> run = new LinkedHashMap<>();
 		if (fields.length < 6) {

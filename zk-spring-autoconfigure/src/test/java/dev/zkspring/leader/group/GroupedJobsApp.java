@@ -28,9 +28,11 @@ import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.jobs.JobOperationsApp;
 import dev.zkspring.leader.term.LeaderRecords;
+import dev.zkspring.test.ZooKeeperExtension;
 
 /**
  * An application with two leader-gated jobs, {@code alpha} and {@code beta}, meant for two leader
@@ -47,6 +49,14 @@ public class GroupedJobsApp {
 
 	/** When set, the next run of {@code alpha} counts it down once started and waits for the second latch. */
 	public static final AtomicReference<CountDownLatch[]> holdNextRun = new AtomicReference<>();
+
+	/** The instances of this application a test starts, its records emptied before each test. */
+	public static AppInstances instances(ZooKeeperExtension zk, String... defaults) {
+		return new AppInstances(zk, GroupedJobsApp.class, defaults).resetting(() -> {
+			runs.clear();
+			holdNextRun.set(null);
+		});
+	}
 
 	@Bean
 	public JobDetail alpha() {

@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,14 +35,8 @@ public class LeaderGroupsHandoverTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, GroupedJobsApp.class, "zk.leader.groups.one=alpha",
+	final AppInstances instances = GroupedJobsApp.instances(zk, "zk.leader.groups.one=alpha",
 			"zk.leader.groups.two=beta", "zk.leader.drain-timeout=15s", "test.period-millis=" + PERIOD);
-
-	@BeforeEach
-	void clear() {
-		GroupedJobsApp.runs.clear();
-		GroupedJobsApp.holdNextRun.set(null);
-	}
 
 	@Test
 	void fireTimesInTheGapOfAGroupsHandoverRunOnceOnTheNewLeader() throws Exception {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,14 +32,8 @@ class LeaderGroupsRollingChangeTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, GroupedJobsApp.class, "zk.leader.drain-timeout=5s",
+	final AppInstances instances = GroupedJobsApp.instances(zk, "zk.leader.drain-timeout=5s",
 			"test.period-millis=" + PERIOD);
-
-	@BeforeEach
-	void clear() {
-		GroupedJobsApp.runs.clear();
-		GroupedJobsApp.holdNextRun.set(null);
-	}
 
 	@Test
 	void aJobMovedToAnotherGroupRunsEachFireTimeOnceWhileOldAndNewInstancesLeadDifferentGroups() {

@@ -23,8 +23,10 @@ import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.term.LeaderRecords;
+import dev.zkspring.test.ZooKeeperExtension;
 
 /**
  * An application with one leader-gated job {@code report} whose trigger never fires on its own (its
@@ -46,6 +48,14 @@ public class JobOperationsApp {
 
 	/** Run by the job after it recorded its run, once; {@code null} for nothing. */
 	static volatile Runnable afterRun;
+
+	/** The instances of this application a test starts, its records emptied before each test. */
+	public static AppInstances instances(ZooKeeperExtension zk, String... defaults) {
+		return new AppInstances(zk, JobOperationsApp.class, defaults).resetting(() -> {
+			runs.clear();
+			afterRun = null;
+		});
+	}
 
 	@Bean
 	public JobDetail report() {

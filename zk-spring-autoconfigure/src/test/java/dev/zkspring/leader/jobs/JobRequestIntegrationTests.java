@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,13 +35,8 @@ class JobRequestIntegrationTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, JobOperationsApp.class, "zk.leader.drain-timeout=1s",
+	final AppInstances instances = JobOperationsApp.instances(zk, "zk.leader.drain-timeout=1s",
 			"zk.session-timeout=6s", "zk.connection-timeout=3s", "zk.quartz.request-timeout=5s");
-
-	@BeforeEach
-	void clear() {
-		JobOperationsApp.runs.clear();
-	}
 
 	@Test
 	void runNowOnAFollowerRunsOnceOnTheLeader() {

@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,21 +36,7 @@ class JobScheduleGrantRaceTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, JobOperationsApp.class, "zk.leader.drain-timeout=1s");
-
-	private CuratorFramework writer;
-
-	@BeforeEach
-	void clear() throws Exception {
-		JobOperationsApp.runs.clear();
-		JobOperationsApp.afterRun = null;
-		this.writer = zk.newClient();
-	}
-
-	@AfterEach
-	void close() {
-		this.writer.close();
-	}
+	final AppInstances instances = JobOperationsApp.instances(zk, "zk.leader.drain-timeout=1s");
 
 	@ParameterizedTest(name = "leader group: {0}")
 	@ValueSource(booleans = { false, true })
@@ -62,7 +45,7 @@ class JobScheduleGrantRaceTests {
 		Instance a = this.instances.start("a", groups);
 		await().atMost(Duration.ofSeconds(10)).until(() -> election(a, grouped).isLeader());
 		Instance b = this.instances.start("b", groups);
-		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("a") >= 2);
 		await().atMost(Duration.ofSeconds(5)).until(() -> cronOf(b).equals("* * * * * ?"));
 
@@ -73,7 +56,7 @@ class JobScheduleGrantRaceTests {
 				return;
 			}
 			try {
-				JobOperationsApp.publish(this.writer, this.instances.group(),
+				JobOperationsApp.publish(this.instances.writer(), this.instances.group(),
 						JobOperationsApp.schedule("cron", "*/2 * * * * ?"));
 				// let the change be applied meanwhile, if anything lets it (bounded: applied only after the move is right)
 				await().atMost(Duration.ofSeconds(3)).until(() -> cronOf(b).equals("*/2 * * * * ?"));

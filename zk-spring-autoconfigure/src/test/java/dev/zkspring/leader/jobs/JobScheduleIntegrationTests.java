@@ -4,9 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,21 +36,7 @@ class JobScheduleIntegrationTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, JobOperationsApp.class, "zk.leader.drain-timeout=1s");
-
-	private CuratorFramework writer;
-
-	@BeforeEach
-	void clear() throws Exception {
-		JobOperationsApp.runs.clear();
-		JobOperationsApp.afterRun = null;
-		this.writer = zk.newClient();
-	}
-
-	@AfterEach
-	void close() {
-		this.writer.close();
-	}
+	final AppInstances instances = JobOperationsApp.instances(zk, "zk.leader.drain-timeout=1s");
 
 	@Test
 	void cronChangedInTheConfigCenterReachesTheLeaderAndSurvivesAHandover(CapturedOutput output) throws Exception {
@@ -62,7 +45,7 @@ class JobScheduleIntegrationTests {
 		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
 		assertThat(JobOperationsApp.runs).isEmpty();
 
-		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("a") >= 2);
 		// the follower took the same schedule, so the handover lands on it
@@ -79,12 +62,12 @@ class JobScheduleIntegrationTests {
 	void cronChangedJustAfterAFiringDoesNotRepeatThatFireTime() throws Exception {
 		Instance a = this.instances.start("a");
 		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), JobOperationsApp.schedule("cron", "* * * * * ?"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("a") >= 1);
 		// a cron trigger starting now would compute its first fire time from one second earlier: the one that just ran
 		JobOperationsApp.afterRun = () -> {
 			try {
-				JobOperationsApp.publish(this.writer, this.instances.group(),
+				JobOperationsApp.publish(this.instances.writer(), this.instances.group(),
 						JobOperationsApp.schedule("cron", "*/1 * * * * ?"));
 			}
 			catch (Exception ex) {
@@ -101,12 +84,12 @@ class JobScheduleIntegrationTests {
 	void intervalFromTheConfigCenterReplacesTheCronAndRemovingItRestoresTheStartupTrigger() throws Exception {
 		Instance a = this.instances.start("a");
 		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("interval", "300ms"));
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), JobOperationsApp.schedule("interval", "300ms"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("a") >= 3);
 		assertThat(a.context().getBean(Scheduler.class).getTrigger(TriggerKey.triggerKey("report-trigger")))
 			.isInstanceOf(SimpleTrigger.class);
 
-		JobOperationsApp.publish(this.writer, this.instances.group(), "{}");
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), "{}");
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> cronOf(a).equals(JobOperationsApp.NEVER));
 		long after = JobOperationsApp.count("a");
@@ -119,10 +102,10 @@ class JobScheduleIntegrationTests {
 		Instance a = this.instances.start("a");
 		Instance b = this.instances.start("b");
 		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("cron", "*/1 * * * * ?"));
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), JobOperationsApp.schedule("cron", "*/1 * * * * ?"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> JobOperationsApp.count("a") >= 1);
 
-		JobOperationsApp.publish(this.writer, this.instances.group(), JobOperationsApp.schedule("cron", "61 * * * * BAD"));
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(), JobOperationsApp.schedule("cron", "61 * * * * BAD"));
 
 		String refusal = "zk.quartz.jobs.report.cron is not a valid Quartz cron expression";
 		await().atMost(Duration.ofSeconds(5)).until(() -> refusalOf(a).contains(refusal) && refusalOf(b).contains(refusal));
@@ -138,12 +121,12 @@ class JobScheduleIntegrationTests {
 		Instance a = this.instances.start("a");
 		await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
 
-		JobOperationsApp.publish(this.writer, this.instances.group(),
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(),
 				"{\"zk\":{\"quartz\":{\"jobs\":{\"report\":{\"interval\":\"-5s\"},\"nosuch\":{\"cron\":\"* * * * * ?\"}}}}}");
 		await().atMost(Duration.ofSeconds(5)).until(() -> output.toString().contains("zk.quartz.jobs.nosuch names no Quartz job"));
 		assertThat(output).contains("Refused zk.quartz.jobs.report.interval must be positive");
 
-		JobOperationsApp.publish(this.writer, this.instances.group(),
+		JobOperationsApp.publish(this.instances.writer(), this.instances.group(),
 				"{\"zk\":{\"quartz\":{\"jobs\":{\"report\":{\"interval\":\"1s\",\"cron\":\"* * * * * ?\"}}}}}");
 		await().atMost(Duration.ofSeconds(5)).until(() -> output.toString().contains("zk.quartz.jobs.report sets both cron and interval"));
 		assertThat(cronOf(a)).isEqualTo(JobOperationsApp.NEVER);

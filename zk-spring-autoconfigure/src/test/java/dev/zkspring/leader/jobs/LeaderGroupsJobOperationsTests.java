@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,14 +32,8 @@ class LeaderGroupsJobOperationsTests {
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, GroupedJobsApp.class, "zk.leader.groups.one=alpha",
+	final AppInstances instances = GroupedJobsApp.instances(zk, "zk.leader.groups.one=alpha",
 			"zk.leader.groups.two=beta", "zk.leader.drain-timeout=2s", "zk.quartz.request-timeout=5s");
-
-	@BeforeEach
-	void clear() {
-		GroupedJobsApp.runs.clear();
-		GroupedJobsApp.holdNextRun.set(null);
-	}
 
 	/** a leads the application's election and group two, b leads group one, c leads nothing. */
 	private List<Instance> threeWithGroupOneOnB(String... properties) {

@@ -34,7 +34,8 @@ class DeposedLeaderFenceTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private final GatedQuartz quartz = new GatedQuartz();
+	@RegisterExtension
+	final GatedQuartz quartz = new GatedQuartz();
 
 	private final CountDownLatch thaw = new CountDownLatch(1);
 
@@ -68,7 +69,6 @@ class DeposedLeaderFenceTests {
 	@AfterEach
 	void stopAll() {
 		this.thaw.countDown();
-		this.quartz.close();
 	}
 
 	@Test

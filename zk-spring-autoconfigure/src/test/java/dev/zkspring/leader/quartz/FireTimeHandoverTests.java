@@ -5,12 +5,10 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.quartz.Job;
@@ -19,7 +17,6 @@ import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.TriggerBuilder;
-import org.quartz.impl.StdSchedulerFactory;
 
 import dev.zkspring.leader.LeaderInternals;
 import dev.zkspring.leader.RevokePolicy;
@@ -42,17 +39,8 @@ class FireTimeHandoverTests {
 
 	static final Map<String, List<Long>> runs = new ConcurrentHashMap<>();
 
-	private final List<ZkLeaderElection> elections = new ArrayList<>();
-
-	private final List<Scheduler> schedulers = new ArrayList<>();
-
-	@AfterEach
-	void stopAll() throws Exception {
-		for (Scheduler scheduler : this.schedulers) {
-			scheduler.shutdown(false);
-		}
-		this.elections.forEach(ZkLeaderElection::stop);
-	}
+	@RegisterExtension
+	final StartedSchedulers started = new StartedSchedulers();
 
 	@Test
 	void successorOfAGracefulStopResumesAfterTheLastFireTimeItsPredecessorStarted() throws Exception {
@@ -80,13 +68,8 @@ class FireTimeHandoverTests {
 		CuratorFramework client = zk.newClient();
 		ZkLeaderElection election = new ZkLeaderElection(client, "/leader/fire-times", () -> id, Duration.ofSeconds(2),
 				Duration.ZERO);
-		this.elections.add(election);
-		Properties properties = new Properties();
-		properties.setProperty("org.quartz.scheduler.instanceName", "fire-times-" + id);
-		properties.setProperty("org.quartz.threadPool.threadCount", "1");
-		properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-		Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-		this.schedulers.add(scheduler);
+		this.started.add(election);
+		Scheduler scheduler = this.started.scheduler("fire-times-" + id, 1);
 		new SchedulerGate(scheduler, election, LeaderInternals::records, RevokePolicy.STANDBY).attach();
 		long now = System.currentTimeMillis();
 		scheduler.scheduleJob(JobBuilder.newJob(FireTimeJob.class).withIdentity("fire-time").usingJobData("id", id).build(),

@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,12 +39,8 @@ class GateCallbackTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private final GatedQuartz quartz = new GatedQuartz();
-
-	@AfterEach
-	void stopAll() {
-		this.quartz.close();
-	}
+	@RegisterExtension
+	final GatedQuartz quartz = new GatedQuartz();
 
 	@Test
 	void aJobCompletedBeforeAGracefulHandoverIsNotReRunWhileASlowTriggerListenerHoldsItsCompletion() throws Exception {

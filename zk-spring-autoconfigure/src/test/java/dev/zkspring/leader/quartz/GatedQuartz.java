@@ -8,6 +8,8 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
 import org.quartz.JobExecutionContext;
@@ -19,14 +21,14 @@ import dev.zkspring.leader.LeaderInternals;
 import dev.zkspring.leader.RevokePolicy;
 import dev.zkspring.leader.ZkLeaderElection;
 
-
 import static org.awaitility.Awaitility.await;
 
 /**
  * Leader-gated Quartz schedulers on one latch for the gate's tests: each has a job {@code recoverable}
- * (requests recovery) and a job {@code plain}, both recording their runs in {@link #runs}.
+ * (requests recovery) and a job {@code plain}, both recording their runs in {@link #runs}. Registered
+ * as an extension on an instance field, it closes its schedulers after each test.
  */
-final class GatedQuartz implements AutoCloseable {
+final class GatedQuartz implements AutoCloseable, AfterEachCallback {
 
 	/** Each run: "{instance} fresh|recovering {job} {scheduled fire time}". */
 	static final List<String> runs = new CopyOnWriteArrayList<>();
@@ -76,6 +78,11 @@ final class GatedQuartz implements AutoCloseable {
 
 	static long count(String prefix) {
 		return runs.stream().filter((run) -> run.startsWith(prefix)).count();
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) {
+		close();
 	}
 
 	@Override

@@ -1,9 +1,7 @@
 package dev.zkspring.leader.quartz;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -18,7 +16,6 @@ import org.quartz.JobBuilder;
 import org.quartz.JobExecutionContext;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
-import org.quartz.impl.StdSchedulerFactory;
 
 import dev.zkspring.leader.LeaderInternals;
 import dev.zkspring.leader.RevokePolicy;
@@ -46,17 +43,12 @@ class JobRecoveryTests {
 
 	private final String latchPath = "/leader/recovery-" + UUID.randomUUID();
 
-	private final List<ZkLeaderElection> elections = new ArrayList<>();
-
-	private final List<Scheduler> schedulers = new ArrayList<>();
+	@RegisterExtension
+	final StartedSchedulers started = new StartedSchedulers();
 
 	@AfterEach
-	void stopAll() throws Exception {
+	void stopAll() {
 		release.countDown();
-		for (Scheduler scheduler : this.schedulers) {
-			scheduler.shutdown(false);
-		}
-		this.elections.forEach(ZkLeaderElection::stop);
 	}
 
 	@Test
@@ -107,13 +99,8 @@ class JobRecoveryTests {
 	private Scheduler instance(String id, CuratorFramework client) throws Exception {
 		ZkLeaderElection election = new ZkLeaderElection(client, this.latchPath, () -> id, Duration.ofSeconds(1),
 				Duration.ZERO);
-		this.elections.add(election);
-		Properties properties = new Properties();
-		properties.setProperty("org.quartz.scheduler.instanceName", "recovery-" + id);
-		properties.setProperty("org.quartz.threadPool.threadCount", "2");
-		properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-		Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-		this.schedulers.add(scheduler);
+		this.started.add(election);
+		Scheduler scheduler = this.started.scheduler("recovery-" + id, 2);
 		scheduler.addJob(JobBuilder.newJob(BlockingJob.class).withIdentity("recoverable").usingJobData("id", id)
 			.requestRecovery().storeDurably().build(), false);
 		scheduler.addJob(JobBuilder.newJob(BlockingJob.class).withIdentity("plain").usingJobData("id", id)

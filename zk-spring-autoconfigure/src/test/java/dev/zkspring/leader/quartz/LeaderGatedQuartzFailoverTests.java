@@ -5,18 +5,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.quartz.JobDetail;
-import org.quartz.Trigger;
 
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.ExecutionRecorder;
@@ -36,8 +25,8 @@ class LeaderGatedQuartzFailoverTests {
 	static final ExecutionRecorder recorder = new ExecutionRecorder();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, GatedJobConfiguration.class, "zk.session-timeout=15s",
-			"zk.connection-timeout=5s", "zk.leader.takeover-delay=1s", "zk.leader.drain-timeout=2s");
+	final AppInstances instances = new AppInstances(zk, RecordingJobConfiguration.GatedApp.class, "zk.session-timeout=15s",
+			"zk.connection-timeout=5s", "zk.leader.takeover-delay=1s", "zk.leader.drain-timeout=2s").withBeans(recorder);
 
 	@Test
 	void ensembleLosingItsLeaderNeverLetsTwoInstancesFireAtOnce() throws Exception {
@@ -55,23 +44,6 @@ class LeaderGatedQuartzFailoverTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> recorder.startedAfter(settled).size() >= 3);
 		assertThat(recorder.instancesSince(settled)).containsExactly(leader.id());
 		recorder.assertNoOverlap();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ ZkAutoConfiguration.class, QuartzAutoConfiguration.class,
-			ZkLeaderAutoConfiguration.class, ZkQuartzAutoConfiguration.class })
-	static class GatedJobConfiguration {
-
-		@Bean
-		JobDetail recordingJob(Environment environment) {
-			return RecordingJobConfiguration.job(recorder, environment);
-		}
-
-		@Bean
-		Trigger recordingTrigger(JobDetail recordingJob, Environment environment) {
-			return RecordingJobConfiguration.trigger(recordingJob, environment);
-		}
-
 	}
 
 }

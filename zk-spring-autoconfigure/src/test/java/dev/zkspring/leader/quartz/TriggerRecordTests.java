@@ -17,7 +17,6 @@ import org.quartz.TriggerBuilder;
 
 import dev.zkspring.leader.RecordingJob;
 
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 

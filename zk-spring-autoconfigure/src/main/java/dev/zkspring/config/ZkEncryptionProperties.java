@@ -1,4 +1,4 @@
-package dev.zkspring.autoconfigure;
+package dev.zkspring.config;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
