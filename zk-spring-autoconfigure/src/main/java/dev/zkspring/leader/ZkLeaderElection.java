@@ -29,6 +29,8 @@ import dev.zkspring.leader.term.Term;
  * ZooKeeper again. It stops acting at once when the lease lapses, the connection is suspended or the
  * session lost, and on shutdown drains running jobs and {@link LeaderOnly} calls before it releases
  * leadership, so a successor takes over within milliseconds.
+ * It runs past 300 lines because it is the election's whole public face (state, epoch, listeners, the
+ * {@code @LeaderOnly} instrumentation); the machinery lives in its sub-packages.
  */
 public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublisherAware {
 

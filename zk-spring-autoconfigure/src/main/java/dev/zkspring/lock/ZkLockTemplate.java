@@ -29,6 +29,8 @@ import dev.zkspring.client.ZkStartupException;
 /**
  * Programmatic distributed locks: runs a body while holding a key, for code where the key or the wait
  * is only known at run time. Same semantics as {@link ZkLock}, which uses the same locks.
+ * It runs past 300 lines because the path every kind of lock call shares (acquire, release, the observers
+ * and the instrumentation) stays in one place, beside the public API that uses it.
  */
 public class ZkLockTemplate implements DisposableBean {
 
