@@ -92,9 +92,12 @@ final class FleetTimeline {
 			}
 			for (Map<String, Object> run : jobRuns) {
 				if (id.equals(run.get("INSTANCE"))) {
+					// a run with no end: running, or cut off by its instance's stop — then it ended by when the instance
+					// was last seen, or, for an instance with no node at all, is drawn as a mark at its start
 					Object end = run.get("ENDED_AT");
-					bar(svg, "job", "#2f6fd0", y + 18, Map.of("label", "job run", "start", run.get("STARTED_AT"), "end",
-							(end != null) ? end : now), from, now);
+					Object start = run.get("STARTED_AT");
+					bar(svg, "job", "#2f6fd0", y + 18, Map.of("label", (end != null) ? "job run" : "job run, end not recorded",
+							"start", start, "end", (end != null) ? end : node.isEmpty() ? start : until), from, now);
 				}
 			}
 			locks(svg, periods(node, "lock", until), y + 32, from, now);

@@ -1,5 +1,8 @@
 package dev.zkspring.sample;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +51,23 @@ class FleetTimelineTests {
 		assertThat(bars).extracting(Bar::key).containsExactly("stock:sku-1", "stock:sku-2");
 		assertThat(bars.get(0).y() + bars.get(0).height()).isLessThanOrEqualTo(bars.get(1).y());
 	}
+
+	@Test
+	void aRunCutOffByItsInstancesStopEndsWhereTheInstanceWasLastSeenNotNow() {
+		long gone = NOW - 100_000;
+		Map<String, Object> stopped = Map.of("id", "node-1", "gone", gone);
+		Map<String, Object> running = Map.of("id", "node-2");
+		List<Map<String, Object>> runs = List.of(
+				Map.of("INSTANCE", "node-1", "STARTED_AT", gone - 200),
+				Map.of("INSTANCE", "node-2", "STARTED_AT", NOW - 1_000));
+		String svg = FleetTimeline.svg(List.of(stopped, running), runs, "node-2", NOW);
+		Matcher cut = Pattern.compile("<rect class=\"job\"[^>]*><title>job run, end not recorded: [0-9:.]+ to ([0-9:.]+) UTC")
+			.matcher(svg.substring(svg.indexOf("data-instance=\"node-1\""), svg.indexOf("data-instance=\"node-2\"")));
+		assertThat(cut.find()).isTrue();
+		assertThat(cut.group(1)).isEqualTo(TIME.format(Instant.ofEpochMilli(gone)));
+	}
+
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
 	private static List<Bar> bars(String svg) {
 		List<Bar> bars = new ArrayList<>();
