@@ -12,12 +12,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.zkspring.actuate.ZkMetrics;
+import dev.zkspring.actuate.ZkRequestMetrics;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**
  * zk-spring's Micrometer meters (a {@link io.micrometer.core.instrument.binder.MeterBinder} that Boot
- * binds to the application's registries), when Micrometer is on the class path.
+ * binds to the application's registries), and ZooKeeper's request latency from Curator's tracer driver, when
+ * Micrometer is on the class path.
  */
 @AutoConfiguration(after = { ZkAutoConfiguration.class, ZkLeaderAutoConfiguration.class,
 		ZkLockAutoConfiguration.class },
@@ -31,6 +33,13 @@ public final class ZkMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZkMetrics zkMetrics(ObjectProvider<ZkLockTemplate> lockTemplates, ObjectProvider<ZkLeaderElection> elections) {
 		return new ZkMetrics(lockTemplates.orderedStream().toList(), elections.orderedStream().toList());
+	}
+
+	/** ZooKeeper's answer time per operation, from Curator's tracer driver, on the one client. */
+	@Bean
+	@ConditionalOnMissingBean
+	ZkRequestMetrics zkRequestMetrics(CuratorFramework client) {
+		return ZkRequestMetrics.install(client);
 	}
 
 }

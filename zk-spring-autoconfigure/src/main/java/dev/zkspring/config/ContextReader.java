@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.RetryLoop;
@@ -225,8 +226,8 @@ final class ContextReader {
 		// without retry when planned on remembered sizes: the same multi would lose the connection again
 		List<OpResult> results;
 		try {
-			results = retry ? RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().multi(ops))
-					: zooKeeper().multi(ops);
+			Callable<List<OpResult>> multi = () -> TracedRequests.call(this.client, "multi", () -> zooKeeper().multi(ops));
+			results = retry ? RetryLoop.callWithRetry(this.client.getZookeeperClient(), multi) : multi.call();
 		}
 		catch (KeeperException.UnimplementedException ex) {
 			// a server before 3.6: no multi-read (it closes the connection too)

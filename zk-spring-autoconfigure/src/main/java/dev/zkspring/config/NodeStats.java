@@ -45,7 +45,7 @@ final class NodeStats {
 	private @Nullable Set<String> children(String parent) throws Exception {
 		try {
 			return new HashSet<>(RetryLoop.callWithRetry(this.client.getZookeeperClient(),
-					() -> zooKeeper().getChildren(path(parent), false)));
+					() -> TracedRequests.call(this.client, "getChildren", () -> zooKeeper().getChildren(path(parent), false))));
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return Set.of();
@@ -66,7 +66,8 @@ final class NodeStats {
 	}
 
 	private @Nullable Stat exists(String znode) throws Exception {
-		return RetryLoop.callWithRetry(this.client.getZookeeperClient(), () -> zooKeeper().exists(path(znode), false));
+		return RetryLoop.callWithRetry(this.client.getZookeeperClient(),
+				() -> TracedRequests.call(this.client, "exists", () -> zooKeeper().exists(path(znode), false)));
 	}
 
 	private String path(String znode) {

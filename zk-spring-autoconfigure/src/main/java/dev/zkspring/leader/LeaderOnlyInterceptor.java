@@ -48,6 +48,12 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		ZkLeaderElection current = electionOf(invocation);
+		return current.leaderOnlyInstrumentation().observe(invocation.getMethod(), current.latchPath(),
+				(whenSkipped) -> gated(current, invocation, whenSkipped));
+	}
+
+	private static @Nullable Object gated(ZkLeaderElection current, MethodInvocation invocation, Runnable whenSkipped)
+			throws Throwable {
 		if (current.callStarting()) {
 			try {
 				return invocation.proceed();
@@ -60,6 +66,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 			logger.trace("Skipped @LeaderOnly " + ClassUtils.getQualifiedMethodName(invocation.getMethod())
 					+ ": this instance does not lead " + current.latchPath());
 		}
+		whenSkipped.run();
 		return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 	}
 

@@ -30,7 +30,9 @@ import dev.zkspring.leader.term.Term;
  * session lost, and on shutdown drains running jobs and {@link LeaderOnly} calls before it releases
  * leadership, so a successor takes over within milliseconds.
  * <p>
- * Over 300 lines because it is the public face of the election (state, epochs, participants, lifecycle, the hooks the gate and crash detection use); the work is in LeadershipCycle and LatchSeat.
+ * Over 300 lines because it is the election's whole public face (state, epochs, participants, lifecycle,
+ * listeners, the hooks the gate, crash detection and the {@code @LeaderOnly} instrumentation use); the work
+ * is in LeadershipCycle, LatchSeat and the sub-packages.
  */
 public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublisherAware {
 
@@ -56,6 +58,8 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	private final GroupReader groupReader;
 
 	private volatile String participantId = "";
+
+	private volatile LeaderOnlyInstrumentation leaderOnlyInstrumentation = LeaderOnlyInstrumentation.NONE;
 
 	private final LeadershipCycle cycle;
 
@@ -217,6 +221,15 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	public @Nullable String latchNode() {
 		LatchSeat seat = this.cycle.seat();
 		return (seat != null) ? seat.ourPath() : null;
+	}
+
+	/** Instrument every {@code @LeaderOnly} call of this election from now on (Micrometer Observations). */
+	public void setLeaderOnlyInstrumentation(LeaderOnlyInstrumentation instrumentation) {
+		this.leaderOnlyInstrumentation = instrumentation;
+	}
+
+	LeaderOnlyInstrumentation leaderOnlyInstrumentation() {
+		return this.leaderOnlyInstrumentation;
 	}
 
 	/** Register a listener; if this instance leads already, it is told so first, on the leadership thread. */

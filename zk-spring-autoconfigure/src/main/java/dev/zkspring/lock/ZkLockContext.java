@@ -3,6 +3,7 @@ package dev.zkspring.lock;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.jspecify.annotations.Nullable;
 
@@ -37,6 +38,9 @@ public final class ZkLockContext {
 	private volatile @Nullable Runnable lossListener;
 
 	final Instant since = Instant.now();
+
+	/** The instrumentation's holds, one per level of a reentrant hold, the innermost first. */
+	final Deque<ZkLockInstrumentation.Hold> holds = new ConcurrentLinkedDeque<>();
 
 	private int depth = 1;
 
@@ -126,6 +130,11 @@ public final class ZkLockContext {
 	@Override
 	public String toString() {
 		return "ZkLockContext[" + this.path + ", " + this.mode + (isHeld() ? ", held]" : ", not held]");
+	}
+
+	/** Whether the hold was reported lost (not merely released). */
+	boolean wasLost() {
+		return this.lost;
 	}
 
 	/** Mark the hold lost; true when it was held until now (so the loss is news). */

@@ -51,11 +51,16 @@ final class ZkLockInterceptor implements MethodInterceptor {
 			throw new ZkLockBusyException(key, wait);
 		}
 		long acquiredAt = System.nanoTime();
-		try {
+		Throwable failure = null;
+		try (ZkLockInstrumentation.Scope scope = ZkLockTemplate.openScope(context)) {
 			return invocation.proceed();
 		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
 		finally {
-			template.release(operation.fixedKey, context, acquiredAt);
+			template.release(operation.fixedKey, context, acquiredAt, failure);
 		}
 	}
 

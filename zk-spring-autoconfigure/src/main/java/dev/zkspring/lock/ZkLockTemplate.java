@@ -30,6 +30,8 @@ import dev.zkspring.client.ZkStartupException;
 /**
  * Programmatic distributed locks: runs a body while holding a key, for code where the key or the wait
  * is only known at run time. Same semantics as {@link ZkLock}, which uses the same locks.
+ * It runs past 300 lines because the path every kind of lock call shares (acquire, release, the observers
+ * and the instrumentation) stays in one place, beside the public API that uses it.
  */
 public class ZkLockTemplate implements DisposableBean {
 
@@ -46,6 +48,8 @@ public class ZkLockTemplate implements DisposableBean {
 	private final List<ZkLockObserver> observers = new CopyOnWriteArrayList<>();
 
 	private final Duration defaultWait;
+
+	private volatile ZkLockInstrumentation instrumentation = ZkLockInstrumentation.NONE;
 
 	/**
 	 * Takes and holds the locks of asynchronous results (Mono, Flux, CompletionStage): one thread per hold
@@ -164,6 +168,11 @@ public class ZkLockTemplate implements DisposableBean {
 		this.observers.add(observer);
 	}
 
+	/** Instrument every lock call from now on (Micrometer Observations when the application has a registry). */
+	public void setInstrumentation(ZkLockInstrumentation instrumentation) {
+		this.instrumentation = instrumentation;
+	}
+
 	LockRegistry registry() {
 		return this.registry;
 	}
@@ -183,22 +192,30 @@ public class ZkLockTemplate implements DisposableBean {
 	 */
 	@Nullable ZkLockContext acquire(String name, String key, ZkLock.Mode mode, Duration wait) {
 		long start = System.nanoTime();
+		ZkLockInstrumentation.Attempt attempt = this.instrumentation.acquiring(name, mode, wait);
 		ZkLockContext context;
 		try {
 			context = this.registry.acquire(key, mode, wait);
 		}
 		catch (ZkLockUnavailableException | ZkLockInterruptedException ex) {
 			Duration waited = since(start);
+			attempt.ended((ex instanceof ZkLockInterruptedException) ? ZkLockInstrumentation.Outcome.INTERRUPTED
+					: ZkLockInstrumentation.Outcome.UNAVAILABLE, ex);
 			tell((observer) -> observer.unavailable(name, mode, waited));
 			throw ex;
 		}
 		Duration waited = since(start);
 		if (context == null) {
+			attempt.ended(wait.isZero() ? ZkLockInstrumentation.Outcome.BUSY : ZkLockInstrumentation.Outcome.TIMED_OUT,
+					null);
 			tell((observer) -> observer.busy(name, mode, waited));
 			return null;
 		}
+		boolean held = context.isHeld();
+		attempt.ended(held ? ZkLockInstrumentation.Outcome.ACQUIRED : ZkLockInstrumentation.Outcome.LOST, null);
+		context.holds.push(held ? attempt.holding() : ZkLockInstrumentation.Hold.NONE);
 		tell((observer) -> observer.acquired(name, mode, waited));
-		if (!context.isHeld()) {
+		if (!held) {
 			release(name, context, System.nanoTime());
 			throw new ZkLockLostException(key, "Lock '" + key + "' (" + context.getPath()
 					+ ") was lost before the body started (the ZooKeeper session is in doubt or gone); "
@@ -209,6 +226,12 @@ public class ZkLockTemplate implements DisposableBean {
 
 	/** Release the hold taken at {@code acquiredAt} (a {@link System#nanoTime()}), telling the observers. */
 	void release(String name, ZkLockContext context, long acquiredAt) {
+		release(name, context, acquiredAt, null);
+	}
+
+	/** Release the hold whose body threw {@code error} (or {@code null}), telling the observers. */
+	void release(String name, ZkLockContext context, long acquiredAt, @Nullable Throwable error) {
+		boolean lost = context.wasLost() || !context.isHeld();
 		Instant end = Instant.now();
 		Instant start = end.minus(since(acquiredAt));
 		try {
@@ -218,7 +241,18 @@ public class ZkLockTemplate implements DisposableBean {
 			Duration held = since(acquiredAt);
 			tell((observer) -> observer.released(name, context.getMode(), held));
 			tell((observer) -> observer.releasedKey(context.getKey(), context.getMode(), start, end));
+			ZkLockInstrumentation.Hold hold = context.holds.poll();
+			if (hold != null) {
+				hold.released(error, lost);
+			}
 		}
+	}
+
+	/** Make the innermost hold of the context current on this thread while its body runs. */
+	static ZkLockInstrumentation.Scope openScope(ZkLockContext context) {
+		ZkLockInstrumentation.Hold hold = context.holds.peek();
+		return (hold != null) ? hold.openScope() : () -> {
+		};
 	}
 
 	/** Call every observer; one that throws is logged, and never keeps a lock held or a node behind. */
@@ -235,17 +269,20 @@ public class ZkLockTemplate implements DisposableBean {
 
 	private <T> @Nullable T run(ZkLockContext context, Callable<T> body) {
 		long acquiredAt = System.nanoTime();
-		try {
+		Throwable failure = null;
+		try (ZkLockInstrumentation.Scope scope = openScope(context)) {
 			return body.call();
 		}
 		catch (RuntimeException | Error ex) {
+			failure = ex;
 			throw ex;
 		}
 		catch (Exception ex) {
+			failure = ex;
 			throw new UndeclaredThrowableException(ex);
 		}
 		finally {
-			release(TEMPLATE_LOCK_NAME, context, acquiredAt);
+			release(TEMPLATE_LOCK_NAME, context, acquiredAt, failure);
 		}
 	}
 

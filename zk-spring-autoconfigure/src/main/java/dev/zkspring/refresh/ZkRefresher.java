@@ -31,6 +31,8 @@ public final class ZkRefresher implements ZkConfigApplier {
 
 	private final PropertiesRebinder rebinder;
 
+	private volatile ZkRefreshInstrumentation instrumentation = ZkRefreshInstrumentation.NONE;
+
 	/**
 	 * Create the refresher.
 	 * @param recorder the recorder of the application's refresh targets
@@ -40,8 +42,17 @@ public final class ZkRefresher implements ZkConfigApplier {
 		this.rebinder = new PropertiesRebinder(recorder.context());
 	}
 
+	/** Instrument every refresh from now on (Micrometer Observations when the application has a registry). */
+	public void setInstrumentation(ZkRefreshInstrumentation instrumentation) {
+		this.instrumentation = instrumentation;
+	}
+
 	@Override
 	public void apply(ZkConfigCandidate candidate) {
+		this.instrumentation.apply(candidate, () -> refresh(candidate));
+	}
+
+	private void refresh(ZkConfigCandidate candidate) {
 		long started = System.nanoTime();
 		ConfigurableApplicationContext context = this.recorder.context();
 		ConfigurableEnvironment environment = ExpressionResolver.environment(candidate.getPropertySources(),

@@ -23,8 +23,15 @@ final class ConfigurationMetadata {
 	static final Path FILE = Path.of(System.getProperty("basedir", "."))
 		.resolve("target/classes/META-INF/spring-configuration-metadata.json");
 
-	/** Names the library uses beside its properties: meters, and the job data key of the epoch. */
+	/** Names the library uses beside its properties: meters, observations, and the job data key of the epoch. */
 	private static final List<Path> OTHER_NAMES = List.of(Path.of("src/main/java/dev/zkspring/actuate/ZkMetrics.java"),
+			Path.of("src/main/java/dev/zkspring/actuate/ZkRequestMetrics.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkLockAcquisitionConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkLockHoldConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkJobRunConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkLeaderOnlyConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkLeadershipTermConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkRefreshConvention.java"),
 			Path.of("src/main/java/dev/zkspring/leader/LeaderJobs.java"), Path.of("src/main/java/dev/zkspring/leader/ShardContext.java"),
 			Path.of("src/main/java/dev/zkspring/autoconfigure/ZkCrashDetectionAutoConfiguration.java"));
 
