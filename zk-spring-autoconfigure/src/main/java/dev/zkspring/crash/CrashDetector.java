@@ -287,7 +287,13 @@ public final class CrashDetector implements PeerWatch, SmartLifecycle {
 		// the card first: a watcher that then finds the listener closed sees no card and does nothing
 		long session = this.cardSession;
 		this.cardSession = 0;
-		if (session != 0) {
+		if (session != 0 && !this.client.getZookeeperClient().isConnected()) {
+			// ZooKeeper out of reach: a delete would wait out the client's retries and hold up the stop; the card
+			// goes with the session, and a watcher that takes this stopped instance for dead ends nothing it needs
+			logger.debug("ZooKeeper is out of reach: the crash detection card of session 0x" + Long.toHexString(session)
+					+ " goes with its session");
+		}
+		else if (session != 0) {
 			try {
 				this.cards.delete(session);
 			}

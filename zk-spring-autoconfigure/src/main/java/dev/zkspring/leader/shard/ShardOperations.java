@@ -149,8 +149,17 @@ public final class ShardOperations {
 
 	/** Stop being a member (tests: an owner the others take for lost while it still runs). */
 	public synchronized void leave() {
-		closeQuietly(this.member);
+		PersistentNode node = this.member;
 		this.member = null;
+		if (node != null && !this.client.getZookeeperClient().isConnected()) {
+			// ZooKeeper out of reach: closing deletes the node in the foreground and would wait out the client's
+			// retries, holding up the stop; the node goes with the session, or when the close gets through
+			Thread closing = new Thread(() -> closeQuietly(node), "zk-shard-member-close");
+			closing.setDaemon(true);
+			closing.start();
+			return;
+		}
+		closeQuietly(node);
 	}
 
 	private void requestScan() {
