@@ -7,8 +7,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
@@ -79,7 +83,16 @@ class QuietStopIntegrationTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("suspended; locks and leadership"));
 		int mark = output.getOut().length();
 		long started = System.nanoTime();
+		// when the stop is slow, every thread's stack in the report: a failure names what the stop waited for
+		// (it found the shard scan caught in a read, waited for up to the drain timeout)
+		ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+		ScheduledFuture<?> dump = watchdog.schedule(() -> Thread.getAllStackTraces().forEach((thread,
+				stack) -> System.err.println("STOP-DUMP " + thread.getName() + "\n\t" + Arrays.stream(stack)
+					.map(String::valueOf).collect(Collectors.joining("\n\t")))), 2500,
+				TimeUnit.MILLISECONDS);
 		context.close();
+		dump.cancel(false);
+		watchdog.shutdownNow();
 		Duration took = Duration.ofNanos(System.nanoTime() - started);
 		String stop = output.getOut().substring(mark);
 		// the running job's 300 ms, not the client's retries (was ~6 s here, ~11 s with a WARN and a trace in the tour)

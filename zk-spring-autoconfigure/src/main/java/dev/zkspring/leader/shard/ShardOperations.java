@@ -187,7 +187,9 @@ public final class ShardOperations {
 		if (executor != null) {
 			executor.shutdown();
 			try {
-				executor.awaitTermination(this.drainTimeout.toMillis(), TimeUnit.MILLISECONDS);
+				// ZooKeeper out of reach: a scan caught in a read would only wait out the client's retries
+				long wait = this.client.getZookeeperClient().isConnected() ? this.drainTimeout.toMillis() : 1_000;
+				executor.awaitTermination(wait, TimeUnit.MILLISECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -106,6 +106,10 @@ public final class ShardRunner {
 
 	/** Look at every open fire time of every sharded job once. */
 	void scan() {
+		if (!this.client.getZookeeperClient().isConnected()) {
+			// out of reach: a read would wait out the client's retries (and hold up a stop); the next scan looks
+			return;
+		}
 		try {
 			List<String> live = ShardDispatcher.live(this.client, this.paths);
 			List<String> jobs;
