@@ -127,6 +127,28 @@ class ZkSpringCliJobCatalogTests {
 		});
 	}
 
+	@Test
+	void anInstanceOlderThanTheJobsFieldIsStillListed() throws Exception {
+		// a node as instances wrote it before the jobs field
+		zk.client().create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath("/fleet/orders/old-node",
+				("{\"id\":\"old-node\",\"host\":\"h\",\"leader\":true,\"epoch\":3,\"leadership\":[{\"group\":"
+						+ "\"/leader/orders\",\"leader\":true,\"epoch\":3}],\"config\":[],\"locks\":[],\"recent\":[],"
+						+ "\"updated\":1}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		List<Map<String, Object>> instances = cast(json("fleet", "--app", "orders", "--output", "json").get("instances"));
+		assertThat(instances).singleElement().satisfies((instance) -> {
+			assertThat(instance).doesNotContainKey("unreadable").containsEntry("shards", List.of());
+			assertThat(cast(instance.get("leads"), List.class)).containsExactly("/leader/orders");
+		});
+		Map<String, Object> list = json("jobs", "list", "--app", "orders", "--output", "json");
+		assertThat(list.get("leader")).isEqualTo("old-node");
+		assertThat(cast(list.get("jobs"), List.class)).isEmpty();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> T cast(Object value, Class<T> type) {
+		return (T) value;
+	}
+
 	private static Map<String, Object> json(String... args) {
 		CliRun run = CliRun.run(zk.connectString(), "", args);
 		assertThat(run.status()).as(run.err()).isZero();
