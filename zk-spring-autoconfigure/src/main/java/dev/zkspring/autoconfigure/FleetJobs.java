@@ -15,8 +15,8 @@ import org.springframework.core.Ordered;
 
 import dev.zkspring.config.ZkConfigChangedEvent;
 import dev.zkspring.fleet.ZkFleet;
-import dev.zkspring.leader.ZkJobs;
-import dev.zkspring.leader.ZkShards;
+import dev.zkspring.jobs.ZkJobs;
+import dev.zkspring.jobs.ZkShards;
 
 /**
  * Puts the gated scheduler's jobs in this instance's fleet node, so the operator's tool lists every job with its

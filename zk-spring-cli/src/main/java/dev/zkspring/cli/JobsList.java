@@ -12,7 +12,7 @@ import org.quartz.JobKey;
 
 import picocli.CommandLine.Command;
 
-import dev.zkspring.leader.JobRequester;
+import dev.zkspring.jobs.JobRequester;
 
 /**
  * {@code zk-spring jobs list}: every job any live instance's gated scheduler has (from the fleet nodes), with its
