@@ -43,7 +43,7 @@ final class ShardChecker {
 		Map<String, Entry> dispatches = new LinkedHashMap<>();
 		Map<String, Boolean> recovers = new HashMap<>();
 		for (Entry sd : history.of("SD")) {
-			dispatches.putIfAbsent(sd.field(3) + "/" + sd.field(2), sd);
+			dispatches.putIfAbsent(sd.field(3) + "/" + cronFireTime(sd.field(2)), sd);
 			recovers.put(sd.field(3), Boolean.parseBoolean(sd.field(5)));
 		}
 		Map<String, List<Entry>> first = new LinkedHashMap<>();
@@ -94,7 +94,7 @@ final class ShardChecker {
 			}
 			int total = Integer.parseInt(sd.field(4));
 			for (int i = 0; i < total; i++) {
-				String shard = sd.field(3) + "/" + sd.field(2) + "/" + i;
+				String shard = sd.field(3) + "/" + cronFireTime(sd.field(2)) + "/" + i;
 				if (Boolean.parseBoolean(sd.field(5))) {
 					boolean ended = ends.containsKey(shard + "/false") || ends.containsKey(shard + "/true");
 					if (!ended) {
@@ -175,15 +175,26 @@ final class ShardChecker {
 	}
 
 	private static void put(Map<String, TreeMap<Long, Integer>> ranBy, Entry run) {
-		ranBy.computeIfAbsent(run.field(0) + "/" + run.field(2), (k) -> new TreeMap<>()).put(run.longField(1), run.instance());
+		ranBy.computeIfAbsent(run.field(0) + "/" + run.field(2), (k) -> new TreeMap<>())
+			.put(cronFireTime(run.field(1)), run.instance());
 	}
 
 	private static String shardKey(Entry entry) {
-		return entry.field(0) + "/" + entry.field(1) + "/" + entry.field(2);
+		return entry.field(0) + "/" + cronFireTime(entry.field(1)) + "/" + entry.field(2);
 	}
 
 	private static String runKey(Entry entry, String index, boolean rerun) {
-		return entry.field(0) + "/" + entry.field(1) + "/" + index + "/" + rerun;
+		return entry.field(0) + "/" + cronFireTime(entry.field(1)) + "/" + index + "/" + rerun;
+	}
+
+	/**
+	 * The cron fire time a dispatched fire time stands for: the workload's triggers fire on whole seconds, and
+	 * a dispatch recovered from a lost leader may be named after the instant Quartz fired (a few ms later),
+	 * so two names of one fire time both running a shard are a shard run twice.
+	 */
+	static long cronFireTime(String fireTime) {
+		long millis = Long.parseLong(fireTime);
+		return millis - Math.floorMod(millis, 1000L);
 	}
 
 	private static String describe(String shard) {

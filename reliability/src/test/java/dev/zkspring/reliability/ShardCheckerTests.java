@@ -36,6 +36,15 @@ class ShardCheckerTests {
 	}
 
 	@Test
+	void aFireTimeDispatchedAgainUnderTheInstantQuartzFiredIsOneFireTime() {
+		// a recovered dispatch named after the instant the lost leader's Quartz fired (2001), not the fire time
+		ShardChecker checker = check(clean().at(3, 2300, "SS shardTick 2001 1 4 Shanghai false 5 0 p3 false p3"));
+		assertThat(checker.violations).singleElement()
+			.asString()
+			.isEqualTo("shards: shard 1 of fire time 2000 of job shardTick ran twice: by w1 and w3 (279 ms later)");
+	}
+
+	@Test
 	void aReRunAfterTheRunEndedOnALiveOwnerIsAViolation() {
 		ShardChecker checker = check(clean().at(3, 2400, "SS recoverTick 2000 2 4 east true 20 1 p3 true p3"));
 		assertThat(checker.violations).singleElement()

@@ -2,6 +2,7 @@ package dev.zkspring.reliability.workload;
 
 import org.quartz.CronScheduleBuilder;
 import org.quartz.JobBuilder;
+import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
 import org.quartz.JobExecutionContext;
 import org.quartz.JobExecutionException;
@@ -95,7 +96,13 @@ public class ShardWork {
 				return;
 			}
 			String group = job.equals(RECOVERING) ? LeaderWork.BETA : LeaderWork.DEFAULT_GROUP;
-			this.journal.line("SD", group, LeaderJobs.epoch(context), context.getScheduledFireTime().getTime(), job,
+			// as the dispatch does: a recovering execution dispatches the fire time it recovers
+			long fireTime = context.getScheduledFireTime().getTime();
+			JobDataMap data = context.getMergedJobDataMap();
+			if (context.isRecovering() && data.containsKey(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS)) {
+				fireTime = Long.parseLong(data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS));
+			}
+			this.journal.line("SD", group, LeaderJobs.epoch(context), fireTime, job,
 					this.environment.getProperty("zk.quartz.jobs." + job + ".shards", "1"),
 					context.getJobDetail().requestsRecovery());
 		}
