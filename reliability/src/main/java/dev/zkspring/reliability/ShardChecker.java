@@ -34,6 +34,9 @@ import dev.zkspring.reliability.History.Entry;
  */
 final class ShardChecker {
 
+	/** How long after a run's end line its end may still be on its way to ZooKeeper (the claim node's update). */
+	static final long END_RECORDED_NANOS = 1_000_000_000L;
+
 	final List<String> violations = new ArrayList<>();
 
 	/** By job name. */
@@ -139,11 +142,20 @@ final class ShardChecker {
 		if (end == null || end.instance() != run.instance() || end.life() != run.life()) {
 			return; // its owner was lost mid-run
 		}
-		if (takenAway(run.instance(), run.nano(), end.nano(), outages) || sessionLost(history, run, end.nano())) {
+		// the run's end reaches ZooKeeper just after its journal line: an owner lost in between is lost mid-run
+		long until = end.nano() + END_RECORDED_NANOS;
+		if (takenAway(run.instance(), run.nano(), until, outages) || sessionLost(history, run, until)
+				|| lifeEndedBy(history, run, until)) {
 			return; // a frozen or cut owner, lost to the others while it ran: the re-run is recovery's documented overlap
 		}
 		violation(describe(shard) + " was re-run on w" + rerun.instance() + " after its run on w" + run.instance()
 				+ " had ended, on an owner never taken away nor disconnected");
+	}
+
+	private static boolean lifeEndedBy(History history, Entry run, long until) {
+		return history.entries.stream()
+			.anyMatch((e) -> e.instance() == run.instance() && e.life() == run.life() + 1 && e.type().equals("START")
+					&& e.nano() <= until);
 	}
 
 	private static boolean takenAway(int instance, long from, long to, List<Outage> outages) {
