@@ -62,6 +62,18 @@ class ShardCheckerTests {
 	}
 
 	@Test
+	void aReRunAfterItsOwnerWasKilledJustAfterTheRunsEndLineIsNoViolation() {
+		// w2 journaled the end of shard 2 at 2112 and was killed before the end reached the claim node
+		Journals journals = clean().at(3, 2400, "SS recoverTick 2000 2 4 east true 20 1 p3 true p3");
+		ShardChecker checker = new ShardChecker(journals.history(),
+				List.of(new Outage(2, 2_115_000_000L, 5_000_000_000L, true)), Long.MAX_VALUE);
+		assertThat(checker.violations).isEmpty();
+		ShardChecker later = new ShardChecker(journals.history(),
+				List.of(new Outage(2, 3_200_000_000L, 5_000_000_000L, true)), Long.MAX_VALUE);
+		assertThat(later.violations).hasSize(1);
+	}
+
+	@Test
 	void aReRunOfAJobThatDoesNotRequestRecoveryIsAViolation() {
 		ShardChecker checker = check(clean().at(2, 4500, "SS shardTick 4000 0 4 Beijing true 5 1 p2 true p2"));
 		assertThat(checker.violations).singleElement()
