@@ -15,7 +15,8 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
  * {@code --lock-ab=JAR} (with {@code --lock-ab-label=TEXT}) to measure {@code @ZkLock} against an earlier
  * build's zk-spring-autoconfigure jar in the same run (see benchmarks/lock-ab.sh; {@code --lock-ab-only}
  * for that comparison alone),
- * {@code --config-only} for config propagation alone, {@code --crash-only} for crash detection alone (kill -9 failover, idle cost), {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
+ * {@code --config-only} for config propagation alone, {@code --observation-only} for the {@code @ZkLock} row with and
+ * without Micrometer Observations alone, {@code --shards-only} for the sharded job's spread and handover alone, {@code --crash-only} for crash detection alone (kill -9 failover, idle cost), {@code --scale} for the scale run alone, written in place of RESULTS.md's scale section (with
  * {@code --quick}: N = 1 and 10 only; {@code --scale-sizes=1,10,50,200} to choose N),
  * {@code --scale-fanout-only} for the scale run's fan-out against its floor alone, on the 3-node ensemble,
  * printed and not written ({@code --rounds=3} rounds per N, with {@code --scale-sizes}), and
@@ -50,6 +51,18 @@ public final class BenchmarkMain {
 		}
 		try (EmbeddedZooKeeper server = EmbeddedZooKeeper.start(0, null);
 				Clients clients = new Clients(server.connectString())) {
+			if (arguments.contains("--observation-only")) {
+				new ObservationBenchmark(clients, harness, report).run();
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
+			if (arguments.contains("--shards-only")) {
+				new ShardedJobBenchmark(server.connectString(), report, settings).run();
+				report.write(out, settings);
+				System.out.println("Wrote " + out.toAbsolutePath());
+				System.exit(0);
+			}
 			if (arguments.contains("--crash-only")) {
 				new CrashBenchmarks(clients, report, settings).run();
 				report.write(out, settings);
@@ -67,6 +80,7 @@ public final class BenchmarkMain {
 			String abJar = option(arguments, "--lock-ab=", null);
 			if (!arguments.contains("--config-only") && (abJar == null || !arguments.contains("--lock-ab-only"))) {
 				new LockBenchmarks(clients, server.port(), harness, report, locks).run();
+				new ObservationBenchmark(clients, harness, report).run();
 			}
 			if (abJar != null) {
 				new LockAbBenchmark(clients, harness, report, Path.of(abJar),
@@ -86,6 +100,7 @@ public final class BenchmarkMain {
 			new RefreshScaleBenchmark(clients, harness, report).run();
 			new LeaderBenchmarks(clients, server.port(), report, settings).run();
 			new CrashBenchmarks(clients, report, settings).run();
+			new ShardedJobBenchmark(server.connectString(), report, settings).run();
 			new StartupBenchmark(server.connectString(), report, settings).run();
 		}
 		scale(report, scale, plots, System.nanoTime());

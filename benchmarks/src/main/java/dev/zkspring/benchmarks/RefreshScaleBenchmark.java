@@ -139,7 +139,7 @@ final class RefreshScaleBenchmark {
 	}
 
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = ShardedJobBenchmark.QUARTZ_AUTO_CONFIGURATION)
 	static class Application {
 
 	}

@@ -14,10 +14,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkCrashDetectionAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.crash.CrashDetector;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
@@ -26,7 +28,9 @@ import dev.zkspring.refresh.RefreshScope;
 /**
  * One instance of the scale benchmark: a whole Spring context, without a web server, with the
  * starter's machinery on a session of its own — the config watcher and refresher, a
- * {@code @RefreshScope} bean, the fleet publisher, the leader election and the lock registry.
+ * {@code @RefreshScope} bean, the fleet publisher, the leader election, the lock registry and crash
+ * detection (on by default in an application, so on here: its listener, session card and the link to the
+ * instance ahead in the latch's line).
  */
 final class ScaleInstance implements AutoCloseable {
 
@@ -68,6 +72,10 @@ final class ScaleInstance implements AutoCloseable {
 		return this.context.getBean(ZkFleet.class);
 	}
 
+	CrashDetector detector() {
+		return this.context.getBean(CrashDetector.class);
+	}
+
 	ZkLockTemplate locks() {
 		return this.context.getBean(ZkLockTemplate.class);
 	}
@@ -89,7 +97,7 @@ final class ScaleInstance implements AutoCloseable {
 	@SpringBootConfiguration
 	@ImportAutoConfiguration({ PropertyPlaceholderAutoConfiguration.class, ZkAutoConfiguration.class,
 			ZkRefreshAutoConfiguration.class, ZkLeaderAutoConfiguration.class, ZkLockAutoConfiguration.class,
-			ZkFleetAutoConfiguration.class })
+			ZkFleetAutoConfiguration.class, ZkCrashDetectionAutoConfiguration.class })
 	static class Application {
 
 		@Bean

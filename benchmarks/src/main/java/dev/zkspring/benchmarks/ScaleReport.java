@@ -38,6 +38,17 @@ final class ScaleReport {
 						fmt2(r.idle.watches()), fmt2(r.idle.connections()), fmt2(r.heapMiBPerInstance),
 						Report.fmt(r.startMillisPerInstance)));
 		growth("idle requests/s per instance", (r) -> r.idle.requestsPerSecond());
+		table("Crash detection at rest, per instance (the same idle window; issue 42)",
+				List.of("TCP connections (kernel)", "links (detectors)", "bytes/s on them", "TCP segments/s on them"),
+				(r) -> List.of(fmt2(r.detection.connections()), fmt2(r.detection.watching()),
+						fmt2(r.detection.bytesPerSecond()), fmt2(r.detection.segmentsPerSecond())));
+		this.report.note("Every instance runs crash detection, as an application does by default: a listener, a session "
+				+ "card, and a link from each instance to the one ahead of it in the leader latch's line (N - 1 links in "
+				+ "all). Counted by the kernel (`ss -tin`): the established TCP sockets whose local port is one of the "
+				+ "instances' detector listeners, so each connection once, on the side that accepted it, with the bytes "
+				+ "and segments it carried both ways during the idle window (so the handshake, before the window, is not "
+				+ "in it); \"links\" is the detectors' own count of the peers they watch. No byte is expected: the "
+				+ "listener writes nothing and keep-alive is off.");
 		growth("watches per instance", (r) -> r.idle.watches());
 		table("Fleet view", List.of("read all N (ms, median of 5)", "fleet writes per instance per change",
 				"fleet writes/s, whole fleet, change + 2 s", "one instance's fleet writes/s in a lock burst",

@@ -13,6 +13,8 @@ final class ScaleRow {
 
 	Idle idle;
 
+	DetectorTraffic.AtRest detection;
+
 	double fleetReadMillis;
 
 	double fleetWritesPerInstancePerChange;

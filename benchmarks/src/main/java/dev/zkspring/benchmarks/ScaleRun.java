@@ -47,8 +47,10 @@ final class ScaleRun {
 			row.startMillisPerInstance = (System.nanoTime() - started) / 1e6 / n;
 			settle(instances, n);
 			row.heapMiBPerInstance = (usedHeap() - heapBefore) / 1024.0 / 1024.0 / n;
+			DetectorTraffic traffic = DetectorTraffic.of(instances);
 			ScaleRow.Idle idle = idle(this.ensemble, this.settings.idleWindow());
 			row.idle = idle.minus(baseline).per(n);
+			row.detection = traffic.atRest(instances);
 			fleet(row, instances, n);
 			try (ScaleFloor floor = new ScaleFloor(this.ensemble.connectString(), n)) {
 				fanOut(row, instances, floor, n);

@@ -53,7 +53,7 @@ final class SpringCloudZookeeperConfig implements ConfigBenchmarks.PropagationCo
 	}
 
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = ShardedJobBenchmark.QUARTZ_AUTO_CONFIGURATION)
 	static class Application {
 
 		@Bean

@@ -68,7 +68,7 @@ final class StartupBenchmark {
 	}
 
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = ShardedJobBenchmark.QUARTZ_AUTO_CONFIGURATION)
 	static class StartupApplication {
 
 	}

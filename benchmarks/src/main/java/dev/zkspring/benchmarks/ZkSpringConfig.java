@@ -67,7 +67,7 @@ final class ZkSpringConfig implements ConfigBenchmarks.PropagationContender {
 	}
 
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = ShardedJobBenchmark.QUARTZ_AUTO_CONFIGURATION)
 	static class Application {
 
 		@Bean

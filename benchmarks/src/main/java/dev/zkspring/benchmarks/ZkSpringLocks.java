@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -65,41 +68,59 @@ final class ZkSpringLocks {
 	};
 
 	/** A {@code @ZkLock} method on a bean of a small application that uses the given client. */
-	static final LockLibrary ANNOTATION = new LockLibrary() {
+	static final LockLibrary ANNOTATION = annotation("zk-spring @ZkLock", null);
 
-		public String name() {
-			return "zk-spring @ZkLock";
-		}
+	/**
+	 * The same with the given {@link ObservationRegistry} as the application's bean (issue 44's overhead
+	 * row), or without one when {@code null}.
+	 */
+	static LockLibrary annotation(String name, @Nullable Supplier<ObservationRegistry> registry) {
+		return new LockLibrary() {
 
-		public Locks open(CuratorFramework client) {
-			ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-				.web(WebApplicationType.NONE)
-				.logStartupInfo(false)
-				.initializers((ctx) -> ctx.getBeanFactory().registerSingleton("curatorFramework", client))
-				.properties("spring.main.banner-mode=off", "zk.config.enabled=false", "zk.leader.enabled=false",
-						"spring.cloud.zookeeper.enabled=false", "spring.cloud.zookeeper.config.enabled=false",
-						"spring.cloud.compatibility-verifier.enabled=false")
-				.run();
-			Guarded guarded = context.getBean(Guarded.class);
-			return new Locks() {
-				public void acquireRelease(String key) {
-					guarded.run(key);
-				}
+			public String name() {
+				return name;
+			}
 
-				public boolean tryOnce(String key) {
-					return guarded.tryOnce(key) != null;
-				}
-
-				public void hold(String key) throws InterruptedException {
-					holdOnOwnThread((held) -> guarded.hold(key, held));
-				}
-
-				public void close() {
+			public Locks open(CuratorFramework client) {
+				ObservationRegistry observations = (registry != null) ? registry.get() : null;
+				ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+					.web(WebApplicationType.NONE)
+					.logStartupInfo(false)
+					.initializers((ctx) -> {
+						ctx.getBeanFactory().registerSingleton("curatorFramework", client);
+						if (observations != null) {
+							ctx.getBeanFactory().registerSingleton("observationRegistry", observations);
+						}
+					})
+					.properties("spring.main.banner-mode=off", "zk.config.enabled=false", "zk.leader.enabled=false",
+							"spring.cloud.zookeeper.enabled=false", "spring.cloud.zookeeper.config.enabled=false",
+							"spring.cloud.compatibility-verifier.enabled=false")
+					.run();
+				if (observations != null && !context.containsBean("zkObservations")) {
 					context.close();
+					throw new IllegalStateException("the observation registry was not picked up by zk-spring");
 				}
-			};
-		}
-	};
+				Guarded guarded = context.getBean(Guarded.class);
+				return new Locks() {
+					public void acquireRelease(String key) {
+						guarded.run(key);
+					}
+
+					public boolean tryOnce(String key) {
+						return guarded.tryOnce(key) != null;
+					}
+
+					public void hold(String key) throws InterruptedException {
+						holdOnOwnThread((held) -> guarded.hold(key, held));
+					}
+
+					public void close() {
+						context.close();
+					}
+				};
+			}
+		};
+	}
 
 	/** Take a key on a thread of its own that never lets go, and return once it holds it. */
 	private static void holdOnOwnThread(Consumer<CountDownLatch> hold) throws InterruptedException {
@@ -113,7 +134,7 @@ final class ZkSpringLocks {
 	}
 
 	@SpringBootConfiguration
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(excludeName = ShardedJobBenchmark.QUARTZ_AUTO_CONFIGURATION)
 	static class Application {
 
 		@Bean
