@@ -19,7 +19,10 @@ import dev.zkspring.client.PeerWatch;
  * Follows this instance's place in a line of sequential nodes (a leader latch's) and watches the owner of
  * the node right ahead of it: the next in line watches the leader, the one behind it the next, so a dead
  * leader is acted on by exactly one survivor and a dead member of the line is cleared too. Reads the
- * line again whenever it changes; runs on the detector's one thread.
+ * line again only when the node ahead or our own node goes (a watch on each, not on the line: a member
+ * joining or leaving elsewhere in the line wakes nobody but the one behind it, so a change of membership
+ * costs a few requests whatever the line's length), or while we are not in line yet (then the line is
+ * watched until our node shows); runs on the detector's one thread.
  */
 final class QueueFollower implements PeerWatch.Watching {
 
@@ -45,6 +48,8 @@ final class QueueFollower implements PeerWatch.Watching {
 	};
 
 	private volatile boolean closed;
+
+	private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
 	private @Nullable String followed;
 
@@ -82,15 +87,30 @@ final class QueueFollower implements PeerWatch.Watching {
 			return;
 		}
 		try {
-			List<String> children = this.client.getChildren().usingWatcher(this.changed).forPath(this.parent);
+			this.reads.incrementAndGet();
+			List<String> children = this.client.getChildren().forPath(this.parent);
 			List<String> sorted = children.stream().sorted(BY_SEQUENCE).toList();
 			int at = sorted.indexOf(ZKPaths.getNodeFromPath(ours));
-			if (at <= 0) {
+			if (at < 0) {
+				// our node is not in line (yet, or any more): wake when the line changes
+				follow(null, 0);
+				if (this.client.getChildren().usingWatcher(this.changed).forPath(this.parent)
+					.contains(ZKPaths.getNodeFromPath(ours))) {
+					refreshSoon();
+				}
+				return;
+			}
+			// our node going (the latch left the line or joins it again) means a new place in line
+			if (this.client.checkExists().usingWatcher(this.changed).forPath(ours) == null) {
+				refreshSoon();
+				return;
+			}
+			if (at == 0) {
 				follow(null, 0);
 				return;
 			}
 			String ahead = ZKPaths.makePath(this.parent, sorted.get(at - 1));
-			Stat stat = this.client.checkExists().forPath(ahead);
+			Stat stat = this.client.checkExists().usingWatcher(this.changed).forPath(ahead);
 			if (stat == null) {
 				refreshSoon();
 				return;
@@ -102,6 +122,11 @@ final class QueueFollower implements PeerWatch.Watching {
 				this.executor.schedule(this::refresh, 1, TimeUnit.SECONDS);
 			}
 		}
+	}
+
+	/** How many times the line was read (for tests: a change elsewhere in the line must not read it). */
+	int reads() {
+		return this.reads.get();
 	}
 
 	private void follow(@Nullable String node, long session) {
