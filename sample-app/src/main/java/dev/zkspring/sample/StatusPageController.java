@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.HtmlUtils;
 
-import dev.zkspring.leader.ZkShards;
+import dev.zkspring.jobs.ZkShards;
 
 /**
  * The status page at {@code /}: the same facts as {@code /status}, for a person, with the fleet table and
