@@ -6,10 +6,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.HtmlUtils;
+
+import dev.zkspring.jobs.ZkShards;
 
 /**
  * The status page at {@code /}: the same facts as {@code /status}, for a person, with the fleet table and
@@ -30,10 +33,13 @@ class StatusPageController {
 
 	private final FleetMemory fleetMemory;
 
-	StatusPageController(StatusController status, StockStore store, FleetMemory fleetMemory) {
+	private final ObjectProvider<ZkShards> shards;
+
+	StatusPageController(StatusController status, StockStore store, FleetMemory fleetMemory, ObjectProvider<ZkShards> shards) {
 		this.status = status;
 		this.store = store;
 		this.fleetMemory = fleetMemory;
+		this.shards = shards;
 	}
 
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
@@ -100,6 +106,9 @@ class StatusPageController {
 		}
 		html.append("</table>");
 		JobRows.append(html, rows(status.get("jobs")));
+		ZkShards sharded = this.shards.getIfAvailable();
+		// read only while connected: a read would otherwise wait out the client's retries
+		ShardRows.append(html, (sharded != null && connected) ? sharded.describe(3) : List.of());
 		html.append("<h2>Last job runs</h2><table><tr><th>instance</th><th>start (UTC)</th><th>end (UTC)</th></tr>");
 		for (Map<String, Object> run : rows(status.get("jobRuns"))) {
 			html.append("<tr><td>").append(escape(run.get("INSTANCE"))).append("</td><td>")

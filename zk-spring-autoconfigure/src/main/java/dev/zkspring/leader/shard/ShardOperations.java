@@ -62,7 +62,11 @@ public final class ShardOperations {
 
 	private final AtomicBoolean scanPending = new AtomicBoolean();
 
+	/** Between the lifecycle's start and stop. */
 	private volatile boolean running;
+
+	/** Whether this instance is a member and scans: from the first moment some job is sharded. */
+	private volatile boolean joined;
 
 	private @Nullable PersistentNode member;
 
@@ -73,7 +77,7 @@ public final class ShardOperations {
 	/**
 	 * @param client the application's client
 	 * @param election the application's election: shards live beside its latch node, members use its participant id
-	 * @param scheduler the gated scheduler (Boot's), whose job factory this replaces; may answer {@code null}
+	 * @param scheduler the gated scheduler (Boot's), whose job factory this stands in front of; may answer {@code null}
 	 * @param context the application context, for Spring's job factory
 	 * @param drainTimeout how long a graceful stop waits for the shards running here
 	 */
@@ -90,13 +94,13 @@ public final class ShardOperations {
 		this.runner = new ShardRunner(client, this.paths, election::participantId, scheduler, this.jobFactory);
 	}
 
-	/** Bind the settings and give the scheduler the job factory of sharded jobs; before it first starts. */
+	/** Bind the settings and put the job factory of sharded jobs in front of the scheduler's; before it first starts. */
 	public void attachScheduler() {
 		this.settings.refresh();
 		Scheduler quartz = this.scheduler.get();
 		if (quartz != null) {
 			try {
-				quartz.setJobFactory(this.jobFactory);
+				this.jobFactory.wrap(quartz);
 			}
 			catch (Exception ex) {
 				throw new IllegalStateException("Could not give the Quartz scheduler the job factory of sharded jobs", ex);
@@ -104,9 +108,15 @@ public final class ShardOperations {
 		}
 	}
 
-	/** Bind the settings again: any key may change one through a placeholder; applies from the next fire time. */
+	/**
+	 * Bind the settings again: any key may change one through a placeholder; applies from the next fire time.
+	 * The first sharded job makes this instance a member.
+	 */
 	public void configurationChanged() {
 		this.settings.refresh();
+		if (this.running && this.settings.any()) {
+			joinAndScan();
+		}
 	}
 
 	private void dispatch(JobExecutionContext context, String trigger, long fireTime, ShardSettings.Shards shards)
@@ -115,8 +125,26 @@ public final class ShardOperations {
 				context.getJobDetail().requestsRecovery());
 	}
 
-	/** Join as a member and start watching the fire times. */
-	public void start() {
+	/**
+	 * Start; join as a member and watch the fire times only once some job is sharded (now, or when the
+	 * configuration first shards one): an application without sharded jobs keeps no member node and no scan.
+	 */
+	public synchronized void start() {
+		this.running = true;
+		if (this.settings.any()) {
+			joinAndScan();
+		}
+	}
+
+	/** Whether this instance is a member that shards are given to, and scans the fire times. */
+	public boolean isMember() {
+		return this.joined;
+	}
+
+	private synchronized void joinAndScan() {
+		if (this.joined || !this.running) {
+			return;
+		}
 		try {
 			OwnedPaths.ensure(this.client, this.paths.members());
 		}
@@ -134,7 +162,8 @@ public final class ShardOperations {
 			return thread;
 		});
 		this.scans = executor;
-		this.running = true;
+		this.joined = true;
+		logger.debug("Joined the shard members of " + this.paths.root());
 		// watches bring each change at once; the periodic scan covers a watch lost across a reconnection
 		executor.scheduleWithFixedDelay(this::requestScan, 1, 1, TimeUnit.SECONDS);
 	}
@@ -164,7 +193,7 @@ public final class ShardOperations {
 
 	private void requestScan() {
 		ScheduledExecutorService executor = this.scans;
-		if (!this.running || executor == null || !this.scanPending.compareAndSet(false, true)) {
+		if (!this.running || !this.joined || executor == null || !this.scanPending.compareAndSet(false, true)) {
 			return;
 		}
 		try {
@@ -180,9 +209,16 @@ public final class ShardOperations {
 		}
 	}
 
-	/** Stop claiming, wait (bounded) for the shards running here, then leave. */
+	/** Stop claiming, wait (bounded) for the shards running here, then leave; nothing to do when never a member. */
 	public void stop() {
-		this.running = false;
+		synchronized (this) {
+			this.running = false;
+			if (!this.joined) {
+				this.runner.close();
+				return;
+			}
+			this.joined = false;
+		}
 		ScheduledExecutorService executor = this.scans;
 		if (executor != null) {
 			executor.shutdown();

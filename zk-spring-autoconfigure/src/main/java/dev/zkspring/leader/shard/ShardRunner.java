@@ -93,7 +93,11 @@ public final class ShardRunner {
 	/** Fire nodes whose missed shard was logged already. */
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
+	/** Shards claimed here whose end is not recorded yet. */
 	private final AtomicInteger running = new AtomicInteger();
+
+	/** Shards whose job code runs here: a stop with ZooKeeper out of reach waits for these only. */
+	private final AtomicInteger executing = new AtomicInteger();
 
 	ShardRunner(CuratorFramework client, ShardPaths paths, Supplier<String> instance, Supplier<@Nullable Scheduler> scheduler,
 			ShardJobFactory jobs) {
@@ -276,11 +280,13 @@ public final class ShardRunner {
 			return;
 		}
 		this.running.incrementAndGet();
+		this.executing.incrementAndGet();
 		try {
 			this.pool.execute(() -> run(fire, index, claim, job));
 		}
 		catch (RuntimeException ex) {
 			this.running.decrementAndGet();
+			this.executing.decrementAndGet();
 			logger.warn("Could not start shard " + index + " of " + path + " (" + ex + ")");
 		}
 	}
@@ -313,6 +319,7 @@ public final class ShardRunner {
 			logger.warn("Shard " + index + " of " + key + " (fire time " + fire.fireTime() + ") failed: " + error);
 		}
 		finally {
+			this.executing.decrementAndGet();
 			try {
 				this.client.setData().forPath(claim, new Run(this.instance.get(), start, System.currentTimeMillis(), outcome, error).toBytes());
 			}
@@ -331,13 +338,20 @@ public final class ShardRunner {
 		return (OperableTrigger) TriggerBuilder.newTrigger().forJob(detail).startAt(new Date(fire.fireTime())).build();
 	}
 
-	/** Wait until no shard runs here; whether none does. */
+	/**
+	 * Wait until no shard runs here and each run's end is recorded; whether so. With ZooKeeper out of reach
+	 * only the job code is waited for: recording the end would wait out the client's retries, holding up a stop.
+	 */
 	boolean awaitIdle(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (this.running.get() > 0 && System.nanoTime() - deadline < 0) {
+		while (pending() > 0 && System.nanoTime() - deadline < 0) {
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
 		}
-		return this.running.get() == 0;
+		return pending() == 0;
+	}
+
+	private int pending() {
+		return this.client.getZookeeperClient().isConnected() ? this.running.get() : this.executing.get();
 	}
 
 	void close() {

@@ -89,6 +89,11 @@ final class ShardSettings {
 		this.refusals.putAll(refused);
 	}
 
+	/** Whether some job is sharded (its settings in force). */
+	boolean any() {
+		return !this.inForce.isEmpty();
+	}
+
 	/** The settings in force for a job name (exact, else ignoring case), or {@code null} when not sharded. */
 	@Nullable Shards of(String jobName) {
 		Shards exact = this.inForce.get(jobName);

@@ -20,17 +20,21 @@ import org.quartz.JobExecutionContext;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
+import org.quartz.spi.TriggerFiredBundle;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration;
+import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.scheduling.quartz.SpringBeanJobFactory;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
@@ -69,6 +73,25 @@ class ShardedJobsApp {
 			.startAt(new Date((now / period + 1) * period))
 			.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(period).repeatForever())
 			.build();
+	}
+
+	/** The jobs the application's own job factory ({@code test.user-job-factory=true}) created, by instance. */
+	static final List<String> createdByUserFactory = new CopyOnWriteArrayList<>();
+
+	/** A job factory of the application's own, set as Boot's documentation says: through a customizer. */
+	@Bean
+	@ConditionalOnBooleanProperty("test.user-job-factory")
+	SchedulerFactoryBeanCustomizer userJobFactory(Environment environment) {
+		String id = environment.getProperty("zk.leader.id");
+		return (factory) -> factory.setJobFactory(new SpringBeanJobFactory() {
+
+			@Override
+			protected Object createJobInstance(TriggerFiredBundle bundle) throws Exception {
+				createdByUserFactory.add(id + ":" + bundle.getJobDetail().getKey().getName());
+				return super.createJobInstance(bundle);
+			}
+
+		});
 	}
 
 	/** One shard run: the instance, the fire time, the shard and what it was told. */
@@ -122,6 +145,7 @@ class ShardedJobsApp {
 		public void beforeEach(ExtensionContext context) {
 			this.name = "shard-tests-" + names.incrementAndGet();
 			runs.clear();
+			createdByUserFactory.clear();
 			ShardRunner.beforeClaim = null;
 			ShardRunner.onRefused = null;
 		}
