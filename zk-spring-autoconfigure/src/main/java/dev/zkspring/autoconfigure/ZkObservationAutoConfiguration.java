@@ -26,11 +26,15 @@ import dev.zkspring.observation.ZkLeadershipTermConvention;
 import dev.zkspring.observation.ZkLockAcquisitionConvention;
 import dev.zkspring.observation.ZkLockHoldConvention;
 import dev.zkspring.observation.ZkObservations;
+import dev.zkspring.observation.ZkPublishConvention;
 import dev.zkspring.observation.ZkRefreshConvention;
+import dev.zkspring.publish.ConfigCanaries;
+import dev.zkspring.publish.ConfigPublisher;
 import dev.zkspring.refresh.ZkRefresher;
 
 /**
- * Observations of locks, leadership, {@code @LeaderOnly} calls, job runs and refreshes through the
+ * Observations of locks, leadership, {@code @LeaderOnly} calls, job runs, refreshes and the application's
+ * own publishing (its {@code ConfigPublisher} and {@code ConfigCanaries} beans) through the
  * application's {@link ObservationRegistry} (Boot's, with actuator), when Micrometer's Observation API is
  * on the class path and a registry exists; nothing otherwise. Conventions are the application's
  * {@code Zk...Convention} beans when it declares them.
@@ -49,13 +53,16 @@ public final class ZkObservationAutoConfiguration {
 			ObjectProvider<ZkLeaderElection> elections, ObjectProvider<ZkRefresher> refreshers,
 			ObjectProvider<ZkLockAcquisitionConvention> lockAcquisition, ObjectProvider<ZkLockHoldConvention> lockHold,
 			ObjectProvider<ZkLeaderOnlyConvention> leaderOnly, ObjectProvider<ZkLeadershipTermConvention> term,
-			ObjectProvider<ZkRefreshConvention> refresh) {
+			ObjectProvider<ZkRefreshConvention> refresh, ObjectProvider<ZkPublishConvention> publish,
+			ObjectProvider<ConfigPublisher> publishers, ObjectProvider<ConfigCanaries> canaries) {
 		ZkObservations observations = new ZkObservations(registry,
 				new ZkObservations.Conventions(lockAcquisition.getIfUnique(), lockHold.getIfUnique(),
-						leaderOnly.getIfUnique(), term.getIfUnique(), refresh.getIfUnique()));
+						leaderOnly.getIfUnique(), term.getIfUnique(), refresh.getIfUnique(), publish.getIfUnique()));
 		templates.orderedStream().forEach(observations::instrument);
 		elections.orderedStream().forEach(observations::instrument);
 		refreshers.orderedStream().forEach(observations::instrument);
+		publishers.orderedStream().forEach(observations::instrument);
+		canaries.orderedStream().forEach(observations::instrument);
 		return observations;
 	}
 
