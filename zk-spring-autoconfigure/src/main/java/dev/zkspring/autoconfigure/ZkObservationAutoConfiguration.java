@@ -1,6 +1,8 @@
 package dev.zkspring.autoconfigure;
 
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import org.apache.curator.framework.CuratorFramework;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -17,9 +19,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
+import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.observation.ZkJobRunConvention;
+import dev.zkspring.observation.ZkJobRequestTracing;
 import dev.zkspring.observation.ZkJobRunObservations;
 import dev.zkspring.observation.ZkLeaderOnlyConvention;
 import dev.zkspring.observation.ZkLeadershipTermConvention;
@@ -86,6 +90,29 @@ public final class ZkObservationAutoConfiguration {
 					throw new IllegalStateException("Could not observe the job runs of scheduler " + scheduler, ex);
 				}
 			});
+		}
+
+	}
+
+	/**
+	 * Run, pause and resume requests carry the asker's trace context, when Micrometer Tracing is there with a
+	 * tracer and a propagator (looked up once every singleton exists, whichever auto-configuration made them).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Tracer.class, Scheduler.class })
+	static final class JobRequestTracing {
+
+		@Bean
+		SmartInitializingSingleton zkJobRequestTracing(ObjectProvider<Tracer> tracer,
+				ObjectProvider<Propagator> propagator, ObjectProvider<ZkJobs> jobs) {
+			return () -> {
+				Tracer current = tracer.getIfUnique();
+				Propagator propagation = propagator.getIfUnique();
+				if (current != null && propagation != null) {
+					ZkJobRequestTracing tracing = new ZkJobRequestTracing(current, propagation);
+					jobs.orderedStream().forEach(tracing::instrument);
+				}
+			};
 		}
 
 	}
