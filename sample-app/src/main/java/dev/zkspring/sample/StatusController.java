@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.fleet.ZkFleet;
-import dev.zkspring.leader.ZkJobs;
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 
 /**

@@ -20,9 +20,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import dev.zkspring.config.ConfigRevisions;
 import dev.zkspring.fleet.ZkFleet;
+import dev.zkspring.jobs.ZkJobs;
+import dev.zkspring.jobs.ZkShards;
 import dev.zkspring.leader.JobAnswer;
-import dev.zkspring.leader.ZkJobs;
-import dev.zkspring.leader.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkHeldLock;
 import dev.zkspring.lock.ZkLockTemplate;

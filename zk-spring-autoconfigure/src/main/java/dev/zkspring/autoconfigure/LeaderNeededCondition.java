@@ -67,7 +67,7 @@ class LeaderNeededCondition extends SpringBootCondition implements Configuration
 				|| !ClassUtils.isPresent("org.springframework.scheduling.quartz.SchedulerFactoryBean", classLoader)) {
 			return Optional.empty();
 		}
-		if (hasBeansOf("dev.zkspring.leader.LeaderGatedSchedulerFactoryBean", beanFactory, classLoader)) {
+		if (hasBeansOf("dev.zkspring.jobs.LeaderGatedSchedulerFactoryBean", beanFactory, classLoader)) {
 			return Optional.of("a LeaderGatedSchedulerFactoryBean");
 		}
 		if (!environment.getProperty("zk.quartz.leader-gated", Boolean.class, true)) {

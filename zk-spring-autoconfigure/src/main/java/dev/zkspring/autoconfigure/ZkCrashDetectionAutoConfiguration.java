@@ -24,8 +24,8 @@ import dev.zkspring.client.ZkStartupException;
 import dev.zkspring.crash.CrashDetectionSettings;
 import dev.zkspring.crash.CrashDetector;
 import dev.zkspring.crash.ZkCrashDetectionProperties;
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.lock.ZkLockTemplate;
 

@@ -23,10 +23,10 @@ import dev.zkspring.actuate.ConfigSources;
 import dev.zkspring.actuate.ZkConfigActivity;
 import dev.zkspring.actuate.ZkEndpoint;
 import dev.zkspring.fleet.ZkFleet;
-import dev.zkspring.leader.ZkJobs;
-import dev.zkspring.leader.ZkShards;
+import dev.zkspring.jobs.ZkJobs;
+import dev.zkspring.jobs.ZkLeaderGroups;
+import dev.zkspring.jobs.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.lock.ZkLockTemplate;
 
 /**

@@ -23,8 +23,8 @@ import dev.zkspring.config.ZkConfigStatus;
 import dev.zkspring.crash.CrashDetector;
 import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.fleet.ZkFleetProperties;
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.lock.ZkLockTemplate;
 

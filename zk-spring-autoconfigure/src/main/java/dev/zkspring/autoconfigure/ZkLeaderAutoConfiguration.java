@@ -28,9 +28,9 @@ import org.springframework.util.StringUtils;
 import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.SessionLease;
 import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.LeaderOnlyBeanPostProcessor;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.leader.ZkLeaderProperties;
 
 /**

@@ -18,8 +18,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
-import dev.zkspring.leader.ZkJobs;
+import dev.zkspring.jobs.LeaderGatedSchedulerCustomizer;
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.observation.ZkJobRunConvention;

@@ -16,13 +16,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
-import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
-import dev.zkspring.leader.ZkJobs;
+import dev.zkspring.jobs.LeaderGatedSchedulerCustomizer;
+import dev.zkspring.jobs.ZkJobs;
+import dev.zkspring.jobs.ZkLeaderGroups;
+import dev.zkspring.jobs.ZkShards;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.leader.ZkQuartzProperties;
-import dev.zkspring.leader.ZkShards;
 
 /**
  * Spring Boot's auto-configured Quartz scheduler runs only while this instance leads: it does not

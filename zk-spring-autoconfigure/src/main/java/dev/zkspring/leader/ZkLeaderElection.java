@@ -18,6 +18,7 @@ import org.springframework.core.env.Environment;
 import dev.zkspring.client.InstanceId;
 import dev.zkspring.client.OwnedPaths;
 import dev.zkspring.client.SessionLease;
+import dev.zkspring.leader.term.ElectionAccess;
 import dev.zkspring.leader.term.LeaderRecords;
 import dev.zkspring.leader.term.Term;
 
@@ -40,6 +41,11 @@ public class ZkLeaderElection implements SmartLifecycle, ApplicationEventPublish
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
 	private static final Log logger = LogFactory.getLog(ZkLeaderElection.class);
+
+	static {
+		// the entry points in dev.zkspring.jobs hand the parts these two, which stay off the public API
+		ElectionAccess.install(ZkLeaderElection.class, ZkLeaderElection::records, ZkLeaderElection::stepBack);
+	}
 
 	private final CuratorFramework client;
 

@@ -5,7 +5,7 @@
  * stops at once when the connection is in doubt and a process resuming from a freeze starts nothing;
  * the Quartz gate and {@link dev.zkspring.leader.LeaderOnly} run work only while it leads. The gate
  * records each trigger's last started fire time in ZooKeeper, fenced by the leadership, so a successor
- * resumes after it instead of replaying it. {@link dev.zkspring.leader.ZkJobs} lets operators change a
+ * resumes after it instead of replaying it. {@link dev.zkspring.jobs.ZkJobs} lets operators change a
  * gated job's schedule from the configuration, run, pause or resume it from any instance, and see its
  * last runs, all kept beside the latch node.
  * <p>
@@ -16,20 +16,22 @@
  * instance, has a strictly greater epoch than every one before it; a leadership that could not be
  * confirmed writes nothing and gets no epoch.
  * <p>
- * This package holds the election (its cycle, latch, events, {@code @LeaderOnly}) and every type
- * applications import. The parts above the election live in packages of their own, each internal and each
- * using only the ones below it: {@code dev.zkspring.leader.quartz} (the gate) uses
+ * This package holds the election (its cycle, latch, events, reasons, {@code @LeaderOnly}, the revoke policy) and
+ * the small public types the parts above it and applications share ({@link dev.zkspring.leader.LeaderJobs},
+ * {@link dev.zkspring.leader.JobAnswer}, {@link dev.zkspring.leader.ElectionGroup},
+ * {@link dev.zkspring.leader.ShardContext}). The parts above the election live in packages of their own, each
+ * internal and each using only the ones below it: {@code dev.zkspring.leader.quartz} (the gate) uses
  * {@code dev.zkspring.leader.jobs} (operators' jobs), which uses {@code dev.zkspring.leader.group} (leader
- * groups), which uses this package's election; all of them, and the election, use
- * {@code dev.zkspring.leader.term} (a term and the records written under it), which uses only
- * {@code dev.zkspring.client}; {@code dev.zkspring.leader.shard} (sharded jobs) uses only the election's
- * public API. Six public entry points stay here at the names applications (and the operator's tool) know and
- * are the only classes of this package that use the parts above it: {@link dev.zkspring.leader.ZkJobs},
- * {@link dev.zkspring.leader.JobRequester},
- * {@link dev.zkspring.leader.ZkLeaderGroups}, {@link dev.zkspring.leader.LeaderGatedSchedulerFactoryBean},
- * {@link dev.zkspring.leader.LeaderGatedSchedulerCustomizer} and {@link dev.zkspring.leader.ZkShards}; they hand
- * those parts what they may do to an election beyond its public API (its records, a step back), and no part
- * uses them in return. {@code LeaderPackageDependencyTests} checks these directions.
+ * groups), which uses this package's election; {@code dev.zkspring.leader.shard} (sharded jobs) uses only its
+ * public API; all of them, and the election, use {@code dev.zkspring.leader.term} (a term and the records written
+ * under it), which uses only {@code dev.zkspring.client}. The public entry points that wire those parts
+ * ({@code ZkJobs}, {@code JobRequester}, {@code ZkLeaderGroups}, the gated scheduler's customizer and factory
+ * bean, {@code ZkShards}) live above, in {@code dev.zkspring.jobs}; the election hands them what the parts may do
+ * to it beyond its public API (its records, a step back) through {@code dev.zkspring.leader.term.ElectionAccess}.
+ * <p>
+ * May use: {@code dev.zkspring.leader.term}, {@code dev.zkspring.client}; never its parts above the election nor
+ * {@code dev.zkspring.jobs}. {@code LeaderPackageDependencyTests} and {@code PackageCycleTests} check these
+ * directions.
  * {@link dev.zkspring.leader.ZkLeaderProperties} and {@link dev.zkspring.leader.ZkQuartzProperties} bind
  * {@code zk.leader.*} and {@code zk.quartz.*}.
  */

@@ -8,8 +8,8 @@ import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 
-import dev.zkspring.leader.JobRequester;
-import dev.zkspring.leader.ZkJobs;
+import dev.zkspring.jobs.JobRequester;
+import dev.zkspring.jobs.ZkJobs;
 
 /**
  * The calling thread's trace context as the propagation fields a job request carries (a W3C

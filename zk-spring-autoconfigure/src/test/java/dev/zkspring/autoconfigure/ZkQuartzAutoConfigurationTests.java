@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
-import dev.zkspring.leader.LeaderGatedSchedulerCustomizer;
+import dev.zkspring.jobs.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.leader.LeaderJobs;
 import dev.zkspring.leader.RevokePolicy;
 import dev.zkspring.leader.ZkLeaderElection;

@@ -64,13 +64,19 @@ final class CuttableProxy implements AutoCloseable {
 		while (!this.closed) {
 			try {
 				Socket client = this.server.accept();
+				// registered before the check: a cut either sees the socket or is seen by the check
+				this.sockets.add(client);
 				if (this.cut) {
 					closeQuietly(client);
 					continue;
 				}
 				Socket upstream = new Socket(InetAddress.getLoopbackAddress(), this.target);
-				this.sockets.add(client);
 				this.sockets.add(upstream);
+				if (this.cut) {
+					closeQuietly(client);
+					closeQuietly(upstream);
+					continue;
+				}
 				pump(client, upstream);
 				pump(upstream, client);
 			}

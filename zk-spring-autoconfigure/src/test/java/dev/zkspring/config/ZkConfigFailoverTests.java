@@ -3,10 +3,12 @@ package dev.zkspring.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,7 +80,7 @@ class ZkConfigFailoverTests {
 						.until(() -> "settled".equals(context.getEnvironment().getProperty("shop.greeting")));
 					long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 					proxies.forEach(CuttableProxy::cut);
-					await().atMost(Duration.ofSeconds(15)).until(() -> !client.getZookeeperClient().isConnected());
+					awaitCutOff(client);
 					InstanceSpec dead = zk.killLeader();
 					await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(
 							() -> write(writer, "/config/orders", "{\"shop\":{\"greeting\":\"while-cut-off\"}}"));
@@ -95,6 +97,29 @@ class ZkConfigFailoverTests {
 		}
 		finally {
 			proxies.forEach(CuttableProxy::close);
+		}
+	}
+
+	/**
+	 * Waits for the client's connection itself to be gone (the handle's state, which the I/O thread sets),
+	 * not for Curator's view of it, which only moves when the event thread delivers the disconnection. If it
+	 * does not go, the stacks of the client's threads say what held it (this wait once timed out in a full CI
+	 * run and never alone).
+	 */
+	private static void awaitCutOff(CuratorFramework client) {
+		try {
+			await().atMost(Duration.ofSeconds(15))
+				.until(() -> !client.getZookeeperClient().getZooKeeper().getState().isConnected());
+		}
+		catch (ConditionTimeoutException ex) {
+			Thread.getAllStackTraces().forEach((thread, stack) -> {
+				if (thread.getName().contains("SendThread") || thread.getName().contains("EventThread")
+						|| thread.getName().startsWith("proxy")) {
+					System.err.println(thread + Arrays.stream(stack).map((frame) -> "\n\tat " + frame)
+						.reduce("", String::concat));
+				}
+			});
+			throw ex;
 		}
 	}
 

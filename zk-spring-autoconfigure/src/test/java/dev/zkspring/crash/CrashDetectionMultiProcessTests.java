@@ -57,13 +57,10 @@ class CrashDetectionMultiProcessTests {
 
 	@Test
 	void nextInLineLeadsWithinAFractionOfTheSessionTimeoutAfterTheLeaderIsKilled() throws Exception {
-		String latch = "/leader/crash-kill";
-		int sessionTimeoutMs = startPeer("leader", latch);
-		CuratorFramework client = client();
-		CrashDetector detector = detector(client);
-		ZkLeaderElection successor = election(client, latch, detector);
-		await().atMost(Duration.ofSeconds(5)).until(() -> successor.participants().size() == 2);
-		awaitWatching(detector, "CONNECTED");
+		Follower follower = followPeerLeading("/leader/crash-kill");
+		int sessionTimeoutMs = follower.sessionTimeoutMs();
+		CrashDetector detector = follower.detector();
+		ZkLeaderElection successor = follower.successor();
 		assertThat(successor.isLeader()).isFalse();
 
 		long killed = kill();
@@ -117,13 +114,10 @@ class CrashDetectionMultiProcessTests {
 
 	@Test
 	void aFrozenLeaderIsNotTakenForDeadAndLosesOnlyWhenItsSessionExpires() throws Exception {
-		String latch = "/leader/crash-freeze";
-		int sessionTimeoutMs = startPeer("leader", latch);
-		CuratorFramework client = client();
-		CrashDetector detector = detector(client);
-		ZkLeaderElection successor = election(client, latch, detector);
-		await().atMost(Duration.ofSeconds(5)).until(() -> successor.participants().size() == 2);
-		awaitWatching(detector, "CONNECTED");
+		Follower follower = followPeerLeading("/leader/crash-freeze");
+		int sessionTimeoutMs = follower.sessionTimeoutMs();
+		CrashDetector detector = follower.detector();
+		ZkLeaderElection successor = follower.successor();
 
 		ChildJvms.signal(this.peer, "STOP");
 		long frozen = System.nanoTime();
@@ -137,6 +131,20 @@ class CrashDetectionMultiProcessTests {
 				+ sessionTimeoutMs + " ms)");
 		assertThat(tookMs).isGreaterThanOrEqualTo(sessionTimeoutMs - 500);
 		assertThat(detector.deathsDetected()).isZero();
+	}
+
+	/** The peer leads the latch in its JVM; this JVM is next in line and its detector watches the peer. */
+	private Follower followPeerLeading(String latch) throws Exception {
+		int sessionTimeoutMs = startPeer("leader", latch);
+		CuratorFramework client = client();
+		CrashDetector detector = detector(client);
+		ZkLeaderElection successor = election(client, latch, detector);
+		await().atMost(Duration.ofSeconds(5)).until(() -> successor.participants().size() == 2);
+		awaitWatching(detector, "CONNECTED");
+		return new Follower(sessionTimeoutMs, detector, successor);
+	}
+
+	private record Follower(int sessionTimeoutMs, CrashDetector detector, ZkLeaderElection successor) {
 	}
 
 	private int startPeer(String mode, String target) throws Exception {

@@ -49,46 +49,26 @@ class CrashDetectorIntegrationTests {
 
 	@Test
 	void aHolderWhoseListenerClosesAndListensAgainIsNotTakenForDead() throws Exception {
-		Instance holder = new Instance(client(null));
-		Instance waiter = new Instance(client(null));
-		long holderSession = holder.session();
-		CountDownLatch release = holder.hold(KEY);
-		AtomicBoolean waiterEntered = waiter.waitFor(KEY);
-		CrashDetectionMultiProcessTests.awaitWatching(waiter.detector, "CONNECTED");
-		assertThat(holder.detector.describe().get("inbound")).isEqualTo(1);
+		Contest contest = new Contest();
+		assertThat(contest.holder.detector.describe().get("inbound")).isEqualTo(1);
 
-		holder.detector.restartListener();
+		contest.holder.detector.restartListener();
 
 		// the waiter saw its connection closed and reconnected: the listener was back within the bound
-		await().atMost(Duration.ofSeconds(5)).until(() -> holder.detector.describe().get("inbound").equals(1));
-		CrashDetectionMultiProcessTests.awaitWatching(waiter.detector, "CONNECTED");
-		assertThat(waiter.detector.deathsDetected()).isZero();
-		assertThat(holder.session()).isEqualTo(holderSession);
-		assertThat(holder.template.getHeldLocks()).hasSize(1);
-		assertThat(waiterEntered).isFalse();
-		release.countDown();
-		await().atMost(Duration.ofSeconds(5)).untilTrue(waiterEntered);
+		await().atMost(Duration.ofSeconds(5)).until(() -> contest.holder.detector.describe().get("inbound").equals(1));
+		CrashDetectionMultiProcessTests.awaitWatching(contest.waiter.detector, "CONNECTED");
+		contest.assertHolderNotTakenForDead();
 	}
 
 	@Test
 	void aHolderThatStopsItsDetectorGracefullyIsNotTakenForDead() throws Exception {
-		Instance holder = new Instance(client(null));
-		Instance waiter = new Instance(client(null));
-		long holderSession = holder.session();
-		CountDownLatch release = holder.hold(KEY);
-		AtomicBoolean waiterEntered = waiter.waitFor(KEY);
-		CrashDetectionMultiProcessTests.awaitWatching(waiter.detector, "CONNECTED");
+		Contest contest = new Contest();
 
-		holder.detector.stop();
+		contest.holder.detector.stop();
 
 		// its card went before its listener: refused reconnects and no card is a goodbye, not a death
-		CrashDetectionMultiProcessTests.awaitWatching(waiter.detector, "GONE");
-		assertThat(waiter.detector.deathsDetected()).isZero();
-		assertThat(holder.session()).isEqualTo(holderSession);
-		assertThat(holder.template.getHeldLocks()).hasSize(1);
-		assertThat(waiterEntered).isFalse();
-		release.countDown();
-		await().atMost(Duration.ofSeconds(5)).untilTrue(waiterEntered);
+		CrashDetectionMultiProcessTests.awaitWatching(contest.waiter.detector, "GONE");
+		contest.assertHolderNotTakenForDead();
 	}
 
 	@Test
@@ -128,6 +108,40 @@ class CrashDetectorIntegrationTests {
 		this.closing.add(client);
 		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 		return client;
+	}
+
+	/** A holder of {@link #KEY} and a waiter for it, whose detector watches the holder. */
+	private final class Contest {
+
+		final Instance holder;
+
+		final Instance waiter;
+
+		final long holderSession;
+
+		final CountDownLatch release;
+
+		final AtomicBoolean waiterEntered;
+
+		Contest() throws Exception {
+			this.holder = new Instance(client(null));
+			this.waiter = new Instance(client(null));
+			this.holderSession = this.holder.session();
+			this.release = this.holder.hold(KEY);
+			this.waiterEntered = this.waiter.waitFor(KEY);
+			CrashDetectionMultiProcessTests.awaitWatching(this.waiter.detector, "CONNECTED");
+		}
+
+		/** Nothing was taken from the holder; the waiter enters only once the holder lets go. */
+		void assertHolderNotTakenForDead() throws Exception {
+			assertThat(this.waiter.detector.deathsDetected()).isZero();
+			assertThat(this.holder.session()).isEqualTo(this.holderSession);
+			assertThat(this.holder.template.getHeldLocks()).hasSize(1);
+			assertThat(this.waiterEntered).isFalse();
+			this.release.countDown();
+			await().atMost(Duration.ofSeconds(5)).untilTrue(this.waiterEntered);
+		}
+
 	}
 
 	/** One instance: a session, its detector and its lock template. */

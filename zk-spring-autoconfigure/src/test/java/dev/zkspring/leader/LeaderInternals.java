@@ -2,13 +2,12 @@ package dev.zkspring.leader;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.zkspring.leader.jobs.JobOperations;
 import dev.zkspring.leader.term.LeaderRecords;
 import dev.zkspring.leader.term.Term;
 
 /**
- * For the tests of the parts above the election (Quartz gate, jobs, groups): what the election's and the
- * job operations' entry points hand those parts and keep from applications, the package-private seams.
+ * For the tests of the parts above the election (Quartz gate, jobs, groups): what the election hands those
+ * parts and keeps from applications, the package-private seams ({@code JobsAccess} has the job operations').
  */
 public final class LeaderInternals {
 
@@ -33,11 +32,6 @@ public final class LeaderInternals {
 	/** The term granted now, whether or not its lease is valid now; {@code null} while none. */
 	public static @Nullable Term term(ZkLeaderElection election) {
 		return election.term();
-	}
-
-	/** What the Quartz gate drives behind the public {@link ZkJobs}. */
-	public static JobOperations operations(ZkJobs jobs) {
-		return jobs.operations();
 	}
 
 }

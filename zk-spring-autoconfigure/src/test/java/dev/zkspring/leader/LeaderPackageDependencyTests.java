@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The leadership code's parts and the one way their dependencies point, read from the main sources: the
- * term and its records, the election, groups, operators' jobs, the Quartz gate, and the five public entry
- * points that stay in {@code dev.zkspring.leader} at the names applications import. Each part may use only
- * the parts before it in {@link #PARTS}, so no two parts use each other, directly or around a circle.
+ * term and its records, the election, groups, operators' jobs, the Quartz gate, sharded jobs, and the public
+ * entry points that wire them ({@code dev.zkspring.jobs}). Each part may use only the parts before it in
+ * {@link #PARTS}, so no two parts use each other, directly or around a circle; {@code PackageCycleTests} checks
+ * the same for every package under {@code dev.zkspring}.
  */
 class LeaderPackageDependencyTests {
 
@@ -27,22 +28,22 @@ class LeaderPackageDependencyTests {
 
 	private static final Path LEADER = MAIN.resolve("dev/zkspring/leader");
 
-	/** The classes of {@code dev.zkspring.leader} that front the parts above the election. */
-	static final Set<String> ENTRY_POINTS = Set.of("ZkJobs", "JobRequester", "ZkLeaderGroups",
-			"LeaderGatedSchedulerFactoryBean", "LeaderGatedSchedulerCustomizer", "ZkShards");
+	/** The package of the public entry points above the parts. */
+	private static final Path ENTRY_POINTS = MAIN.resolve("dev/zkspring/jobs");
 
 	/** The parts, each allowed to use only those before it; a new package under the leader finds its place here. */
 	static final List<String> PARTS = List.of("term", "election", "group", "jobs", "quartz", "shard", "entry points");
 
-	private static final Pattern QUALIFIED = Pattern.compile("\\bdev\\.zkspring\\.leader((?:\\.[a-z]\\w*)*)\\.([A-Z]\\w*)");
+	private static final Pattern QUALIFIED = Pattern
+		.compile("\\bdev\\.zkspring\\.(leader((?:\\.[a-z]\\w*)*)|jobs)\\.([A-Z]\\w*)");
 
 	@Test
 	void eachPartUsesOnlyThePartsBeforeIt() throws IOException {
 		List<String> violations = new ArrayList<>();
-		for (Path file : sources(LEADER)) {
+		for (Path file : leadershipSources()) {
 			String from = partOf(file);
 			String code = withoutComments(Files.readString(file));
-			for (String used : leaderTypesUsed(file, code)) {
+			for (String used : leaderTypesUsed(code)) {
 				String to = partOf(used);
 				if (PARTS.indexOf(to) > PARTS.indexOf(from)) {
 					violations.add(MAIN.relativize(file) + " (" + from + ") uses " + used + " (" + to + ")");
@@ -55,7 +56,7 @@ class LeaderPackageDependencyTests {
 	@Test
 	void everyLeaderPackageHasItsPlaceInTheOrder() throws IOException {
 		Set<String> packages = new TreeSet<>();
-		for (Path file : sources(LEADER)) {
+		for (Path file : leadershipSources()) {
 			packages.add(MAIN.relativize(file.getParent()).toString().replace('/', '.'));
 		}
 		assertThat(packages).as("give a new package its place in PARTS")
@@ -63,38 +64,28 @@ class LeaderPackageDependencyTests {
 	}
 
 	@Test
-	void nothingOutsideTheLeaderUsesItsInternalParts() throws IOException {
+	void nothingOutsideTheLeadershipUsesItsInternalParts() throws IOException {
 		List<String> violations = new ArrayList<>();
 		for (Path file : sources(MAIN.resolve("dev/zkspring"))) {
-			if (file.startsWith(LEADER)) {
+			if (file.startsWith(LEADER) || file.startsWith(ENTRY_POINTS)) {
 				continue;
 			}
 			Matcher matcher = QUALIFIED.matcher(withoutComments(Files.readString(file)));
 			while (matcher.find()) {
-				if (!matcher.group(1).isEmpty()) {
+				if (matcher.group(2) != null && !matcher.group(2).isEmpty()) {
 					violations.add(MAIN.relativize(file) + " uses " + matcher.group());
 				}
 			}
 		}
-		assertThat(violations).as("only the public types of dev.zkspring.leader serve the other packages").isEmpty();
+		assertThat(violations).as("only the public types of dev.zkspring.leader and dev.zkspring.jobs serve the other packages").isEmpty();
 	}
 
-	/**
-	 * The leader types a source file uses: named with their package (imports, qualified names), or, in
-	 * {@code dev.zkspring.leader} itself, an entry point named without it.
-	 */
-	private static Set<String> leaderTypesUsed(Path file, String code) {
+	/** The leadership types a source file names with their package (imports, qualified names). */
+	private static Set<String> leaderTypesUsed(String code) {
 		Set<String> used = new TreeSet<>();
 		Matcher matcher = QUALIFIED.matcher(code);
 		while (matcher.find()) {
 			used.add(matcher.group());
-		}
-		if (file.getParent().equals(LEADER)) {
-			for (String entry : ENTRY_POINTS) {
-				if (Pattern.compile("(?<![\\w.])" + entry + "\\b").matcher(code).find()) {
-					used.add("dev.zkspring.leader." + entry);
-				}
-			}
 		}
 		return used;
 	}
@@ -108,18 +99,24 @@ class LeaderPackageDependencyTests {
 	private static String partOf(String qualifiedType) {
 		int last = qualifiedType.lastIndexOf('.');
 		String pkg = qualifiedType.substring(0, last);
-		String type = qualifiedType.substring(last + 1);
-		if (pkg.equals("dev.zkspring.leader") && ENTRY_POINTS.contains(type)) {
-			return "entry points";
-		}
 		return partOfPackage(pkg);
 	}
 
 	private static String partOfPackage(String pkg) {
+		if (pkg.equals("dev.zkspring.jobs")) {
+			return "entry points";
+		}
 		if (pkg.equals("dev.zkspring.leader")) {
 			return "election";
 		}
 		return pkg.substring("dev.zkspring.leader.".length()).split("\\.")[0];
+	}
+
+	/** The sources of the election, its parts and the entry points. */
+	private static List<Path> leadershipSources() throws IOException {
+		List<Path> sources = new ArrayList<>(sources(LEADER));
+		sources.addAll(sources(ENTRY_POINTS));
+		return sources;
 	}
 
 	private static List<Path> sources(Path root) throws IOException {

@@ -30,11 +30,11 @@ import org.springframework.context.annotation.Import;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkObservationAutoConfiguration;
+import dev.zkspring.jobs.JobRequester;
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.JobAnswer;
-import dev.zkspring.leader.JobRequester;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.jobs.JobOperationsApp;
 import dev.zkspring.test.ZooKeeperExtension;
 

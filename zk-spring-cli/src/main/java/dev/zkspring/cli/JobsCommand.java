@@ -23,8 +23,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 import dev.zkspring.fleet.FleetInstances;
+import dev.zkspring.jobs.JobRequester;
 import dev.zkspring.leader.JobAnswer;
-import dev.zkspring.leader.JobRequester;
 
 /**
  * {@code zk-spring jobs list|history|run|pause|resume}: leader-gated Quartz jobs from the command line, through the

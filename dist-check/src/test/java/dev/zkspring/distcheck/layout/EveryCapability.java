@@ -16,8 +16,8 @@ import org.apache.zookeeper.server.EphemeralType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.JobAnswer;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
 import dev.zkspring.publish.Change;

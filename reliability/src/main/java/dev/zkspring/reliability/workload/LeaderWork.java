@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.Scheduled;
 
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.LeaderOnly;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 
 /**
  * The leaders' work, in the application's own election and in the leader groups {@code alpha} and

@@ -3,10 +3,10 @@ package dev.zkspring.reliability.workload;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.LeadershipGrantedEvent;
 import dev.zkspring.leader.LeadershipRevokedEvent;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 
 /** Journals every grant and revocation with the group whose election changed (or the application's own). */
 @Component

@@ -6,8 +6,8 @@ import org.quartz.JobExecutionContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.quartz.QuartzJobBean;
 
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.LeaderJobs;
-import dev.zkspring.leader.ZkLeaderGroups;
 
 /**
  * The leader-gated Quartz jobs (cron, every second, one per group): each journals its start and end with

@@ -240,7 +240,9 @@ class SampleFleetIT {
 		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> runsSince(windowStart).size() >= 3);
 		assertThat(runsSince(windowStart)).extracting(JobRun::instance).containsOnly(leaderId);
 
-		// kill -9: the session expires after the session timeout, then the follower takes over
+		// kill -9: the follower's crash detection (on by default) sees the leader's connection close and
+		// nobody answer, ends the dead session, and leads well before the session could expire (issue 42:
+		// ~180 ms here with a 6 s session and a 200 ms trigger; without detection it is the session timeout)
 		long killed = System.currentTimeMillis();
 		leader.kill();
 		long dead = System.currentTimeMillis();
@@ -248,7 +250,7 @@ class SampleFleetIT {
 		System.out.println("kill -9 of " + leaderId + " -> first run by " + followerId + " after "
 				+ (firstAfterKill.startedAt() - killed) + " ms");
 		assertThat(firstAfterKill.startedAt() - killed).as("ms from kill -9 to the follower's first run")
-			.isLessThanOrEqualTo(SESSION_TIMEOUT.plusSeconds(2).toMillis());
+			.isLessThanOrEqualTo(SESSION_TIMEOUT.toMillis() / 6);
 
 		// the tour: the killed leader starts again with the same command (its port), joins behind the new
 		// leader, whose graceful stop then hands over at once: three instances, no fourth

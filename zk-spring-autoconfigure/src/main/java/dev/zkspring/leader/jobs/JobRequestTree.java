@@ -17,7 +17,7 @@ import org.quartz.JobKey;
 import dev.zkspring.leader.JobAnswer;
 
 /**
- * What {@code dev.zkspring.leader.JobRequester}, the public entry point, does: job requests submitted beside an
+ * What {@code dev.zkspring.jobs.JobRequester}, the public entry point, does: job requests submitted beside an
  * election's latch node from outside the application (the operator's tool), awaited and withdrawn as
  * {@link JobOperations#request} does, and what the tree records of each job.
  */

@@ -1,7 +1,7 @@
 /**
  * This package is internal: not API, it may change in any release. The leader-gated Quartz scheduler behind
- * its public entry points {@code dev.zkspring.leader.LeaderGatedSchedulerCustomizer} (Boot's scheduler) and
- * {@code dev.zkspring.leader.LeaderGatedSchedulerFactoryBean} (an application's own):
+ * its public entry points {@code dev.zkspring.jobs.LeaderGatedSchedulerCustomizer} (Boot's scheduler) and
+ * {@code dev.zkspring.jobs.LeaderGatedSchedulerFactoryBean} (an application's own):
  * {@link dev.zkspring.leader.quartz.SchedulerGate} starts the scheduler on a grant and stands it by on a
  * revocation; {@link dev.zkspring.leader.quartz.LeadershipTriggerListener} vetoes every firing while this
  * instance does not lead and records each allowed one's fire time first; on a grant,
@@ -12,9 +12,8 @@
  * ({@link dev.zkspring.leader.quartz.JobHold}).
  * <p>
  * May use: {@code dev.zkspring.leader.jobs}, {@code dev.zkspring.leader.group}, the election
- * ({@code dev.zkspring.leader}: its public API only, never its entry points {@code ZkJobs},
- * {@code ZkLeaderGroups}, {@code LeaderGatedSchedulerFactoryBean} and {@code LeaderGatedSchedulerCustomizer}),
- * {@code dev.zkspring.leader.term}, {@code dev.zkspring.client}.
+ * ({@code dev.zkspring.leader}: its public API only), {@code dev.zkspring.leader.term},
+ * {@code dev.zkspring.client}; never the entry points in {@code dev.zkspring.jobs}.
  */
 @NullMarked
 package dev.zkspring.leader.quartz;

@@ -6,7 +6,7 @@ import org.quartz.Trigger;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.zkspring.leader.LeaderGatedSchedulerFactoryBean;
+import dev.zkspring.jobs.LeaderGatedSchedulerFactoryBean;
 import dev.zkspring.leader.RevokePolicy;
 import dev.zkspring.leader.ZkLeaderElection;
 

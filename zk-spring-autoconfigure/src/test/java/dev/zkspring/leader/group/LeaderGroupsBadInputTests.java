@@ -22,10 +22,10 @@ import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.LeaderOnly;
 import dev.zkspring.leader.RecordingJob;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;

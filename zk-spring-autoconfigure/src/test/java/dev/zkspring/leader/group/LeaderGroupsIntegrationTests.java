@@ -27,6 +27,7 @@ import org.springframework.core.env.Environment;
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances.Revocation;
 import dev.zkspring.leader.AppInstances;
@@ -34,7 +35,6 @@ import dev.zkspring.leader.ExecutionRecorder;
 import dev.zkspring.leader.LeaderOnly;
 import dev.zkspring.leader.LeadershipReason;
 import dev.zkspring.leader.RecordingJob;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,11 +9,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.LeaderInternals;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.leader.group.GroupedJobsApp.Run;
 import dev.zkspring.test.ZooKeeperExtension;
 

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.zkspring.jobs.JobsAccess;
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
-import dev.zkspring.leader.LeaderInternals;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -122,7 +122,7 @@ class JobHistoryIntegrationTests {
 	}
 
 	private static JobOperations jobs(Instance instance) {
-		return LeaderInternals.operations(instance.context().getBean(ZkJobs.class));
+		return JobsAccess.operations(instance.context().getBean(ZkJobs.class));
 	}
 
 }

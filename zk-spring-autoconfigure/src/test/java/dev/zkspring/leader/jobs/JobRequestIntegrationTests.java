@@ -12,12 +12,12 @@ import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.zkspring.jobs.JobsAccess;
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.JobAnswer.Status;
 import dev.zkspring.leader.JobAnswer;
-import dev.zkspring.leader.LeaderInternals;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.jobs.JobOperationsApp.Run;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -206,7 +206,7 @@ class JobRequestIntegrationTests {
 	}
 
 	private static JobOperations jobs(Instance instance) {
-		return LeaderInternals.operations(instance.context().getBean(ZkJobs.class));
+		return JobsAccess.operations(instance.context().getBean(ZkJobs.class));
 	}
 
 }

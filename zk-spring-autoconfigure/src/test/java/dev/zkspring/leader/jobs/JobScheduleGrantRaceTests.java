@@ -13,11 +13,11 @@ import org.quartz.Scheduler;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
 
+import dev.zkspring.jobs.ZkLeaderGroups;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.LeaderInternals;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkLeaderGroups;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -15,9 +15,9 @@ import org.quartz.TriggerKey;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.jobs.JobOperationsApp.Run;
 import dev.zkspring.test.ZooKeeperExtension;
 

@@ -7,13 +7,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.zkspring.jobs.JobsAccess;
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
+import dev.zkspring.leader.JobAnswer.Status;
 import dev.zkspring.leader.JobAnswer;
 import dev.zkspring.leader.LeaderInternals;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.group.GroupedJobsApp.Run;
-import dev.zkspring.leader.JobAnswer.Status;
 import dev.zkspring.leader.group.GroupedJobsApp;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -137,7 +138,7 @@ class LeaderGroupsJobOperationsTests {
 	}
 
 	private static JobOperations jobs(Instance instance) {
-		return LeaderInternals.operations(instance.context().getBean(ZkJobs.class));
+		return JobsAccess.operations(instance.context().getBean(ZkJobs.class));
 	}
 
 	private static Map<String, Object> view(Instance instance, String job) {

@@ -16,11 +16,11 @@ import org.springframework.core.env.Environment;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
+import dev.zkspring.jobs.LeaderGatedSchedulerFactoryBean;
 import dev.zkspring.leader.AppInstances.Instance;
 import dev.zkspring.leader.AppInstances;
 import dev.zkspring.leader.ExecutionRecorder.Execution;
 import dev.zkspring.leader.ExecutionRecorder;
-import dev.zkspring.leader.LeaderGatedSchedulerFactoryBean;
 import dev.zkspring.leader.RecordingJobConfiguration;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.test.ZooKeeperExtension;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.leader.JobAnswer;
-import dev.zkspring.leader.ZkJobs;
 import dev.zkspring.leader.shard.ShardedJobsApp.Instance;
 import dev.zkspring.leader.shard.ShardedJobsApp.Run;
 import dev.zkspring.test.ZooKeeperExtension;

@@ -36,10 +36,10 @@ import dev.zkspring.autoconfigure.ZkAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.jobs.ZkShards;
 import dev.zkspring.leader.ShardContext;
-import dev.zkspring.leader.ShardsAccess;
+import dev.zkspring.jobs.ShardsAccess;
 import dev.zkspring.leader.ZkLeaderElection;
-import dev.zkspring.leader.ZkShards;
 import dev.zkspring.test.ZooKeeperExtension;
 
 /**

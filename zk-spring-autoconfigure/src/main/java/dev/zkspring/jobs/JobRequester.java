@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 import org.quartz.JobKey;
 
+import dev.zkspring.leader.JobAnswer;
 import dev.zkspring.leader.jobs.JobRequestTree;
 
 /**

@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -13,12 +13,14 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
 
+import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.group.GroupBalancer;
 import dev.zkspring.leader.group.GroupElections;
+import dev.zkspring.leader.term.ElectionAccess;
 
 /**
  * The named leader groups of {@code zk.leader.groups}: one election per group, so different instances
- * lead different groups, each group's Quartz jobs and {@link LeaderOnly @LeaderOnly(group = ...)} calls
+ * lead different groups, each group's Quartz jobs and {@link dev.zkspring.leader.LeaderOnly @LeaderOnly(group = ...)} calls
  * running on its leader only. Balances the groups over the participants (see {@link GroupBalancer}).
  */
 public final class ZkLeaderGroups implements SmartLifecycle, ApplicationEventPublisherAware {
@@ -44,7 +46,8 @@ public final class ZkLeaderGroups implements SmartLifecycle, ApplicationEventPub
 		Map<String, String> byJob = new LinkedHashMap<>();
 		jobs.forEach((group, names) -> names.forEach((name) -> byJob.put(name, group)));
 		this.groupOfJob = Collections.unmodifiableMap(byJob);
-		this.balancer = new GroupBalancer(this.elections, ZkLeaderElection::stepBack, maxGroups, hold);
+		this.balancer = new GroupBalancer(this.elections, ElectionAccess.of(ZkLeaderElection.class)::stepBack, maxGroups,
+				hold);
 	}
 
 	/** The elections by group name. */

@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +12,10 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
 
 import dev.zkspring.config.ZkConfigChangedEvent;
+import dev.zkspring.leader.JobAnswer;
+import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.jobs.JobOperations;
+import dev.zkspring.leader.term.ElectionAccess;
 
 /**
  * Leader-gated jobs as operators run them: schedules and pauses from {@code zk.quartz.jobs.*} (applied
@@ -47,7 +50,8 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	 */
 	public ZkJobs(ZkLeaderElection election, @Nullable ZkLeaderGroups groups, Environment environment, int historySize,
 			Duration requestTimeout) {
-		this.operations = new JobOperations(election, ZkLeaderElection::records, (groups != null) ? groups.view() : null,
+		this.operations = new JobOperations(election, ElectionAccess.of(ZkLeaderElection.class)::records,
+				(groups != null) ? groups.view() : null,
 				environment, historySize, requestTimeout);
 	}
 

@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import java.time.Duration;
 
@@ -10,7 +10,10 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
+import dev.zkspring.leader.RevokePolicy;
+import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.quartz.SchedulerGate;
+import dev.zkspring.leader.term.ElectionAccess;
 
 /**
  * A {@link SchedulerFactoryBean} for applications that declare their own scheduler: it never starts
@@ -64,7 +67,8 @@ public class LeaderGatedSchedulerFactoryBean extends SchedulerFactoryBean implem
 	public void afterPropertiesSet() throws Exception {
 		super.afterPropertiesSet();
 		RevokePolicy policy = (this.onRevoke != null) ? this.onRevoke : RevokePolicy.STANDBY;
-		this.gate = new SchedulerGate(getScheduler(), this.election, ZkLeaderElection::records, policy);
+		this.gate = new SchedulerGate(getScheduler(), this.election, ElectionAccess.of(ZkLeaderElection.class)::records,
+				policy);
 		this.gate.startupDelay(this.startupDelay);
 		this.gate.attach();
 	}

@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +15,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 import dev.zkspring.config.ZkConfigChangedEvent;
+import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.shard.ShardOperations;
 
 /**

@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +28,11 @@ import org.springframework.core.Ordered;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
 import dev.zkspring.client.ZkStartupException;
+import dev.zkspring.leader.RevokePolicy;
+import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.quartz.AotJobFactory;
 import dev.zkspring.leader.quartz.SchedulerGate;
+import dev.zkspring.leader.term.ElectionAccess;
 
 /**
  * Gates Spring Boot's auto-configured Quartz scheduler: turns its auto-startup off (last, after any
@@ -43,6 +46,7 @@ public final class LeaderGatedSchedulerCustomizer
 
 	private static final String MISFIRE_THRESHOLD_PROPERTY = "org.quartz.jobStore.misfireThreshold";
 
+	private static final ElectionAccess<ZkLeaderElection> ACCESS = ElectionAccess.of(ZkLeaderElection.class);
 
 	private final ZkLeaderElection election;
 
@@ -142,7 +146,7 @@ public final class LeaderGatedSchedulerCustomizer
 			ZkLeaderGroups grouped = this.groups;
 			try {
 				if (grouped == null) {
-					SchedulerGate gate = new SchedulerGate(scheduler, this.election, ZkLeaderElection::records,
+					SchedulerGate gate = new SchedulerGate(scheduler, this.election, ACCESS::records,
 							this.onRevoke);
 					gate.startupDelay(startupDelay);
 					gate.attach();
@@ -176,12 +180,12 @@ public final class LeaderGatedSchedulerCustomizer
 	private List<SchedulerGate> gatesOf(Scheduler scheduler, ZkLeaderGroups grouped) {
 		Set<SchedulerGate> leading = new HashSet<>();
 		List<SchedulerGate> gates = new ArrayList<>();
-		gates.add(new SchedulerGate(scheduler, this.election, ZkLeaderElection::records, this.onRevoke,
+		gates.add(new SchedulerGate(scheduler, this.election, ACCESS::records, this.onRevoke,
 				(job) -> grouped.groupOf(job.getName()).isEmpty(), leading, true));
 		for (var group : grouped.elections().entrySet()) {
 			// a job's fire times are its own, whichever group an instance's configuration puts it in
-			group.getValue().records().keepFireTimesBeside(this.election.latchPath());
-			gates.add(new SchedulerGate(scheduler, group.getValue(), ZkLeaderElection::records, this.onRevoke,
+			ACCESS.records(group.getValue()).keepFireTimesBeside(this.election.latchPath());
+			gates.add(new SchedulerGate(scheduler, group.getValue(), ACCESS::records, this.onRevoke,
 					(job) -> grouped.groupOf(job.getName()).filter(group.getKey()::equals).isPresent(), leading, false));
 		}
 		return gates;

@@ -1,4 +1,4 @@
-package dev.zkspring.leader;
+package dev.zkspring.jobs;
 
 import dev.zkspring.leader.shard.ShardOperations;
 
