@@ -31,6 +31,13 @@ public final class Campaign {
 	/** The workloads' zk.session-timeout (their application.yml). */
 	static final long SESSION_MILLIS = 3_000;
 
+	/**
+	 * How long the campaign runs on once every fault has healed and every instance is ready, before it stops
+	 * them: the last handovers of a lost owner's shards happen in it (ShardChecker requires every fire time
+	 * of a recovering job dispatched before that point to run each shard).
+	 */
+	static final long SETTLE_MILLIS = 8_000;
+
 	private final Random random;
 
 	private final Ensemble ensemble;
@@ -44,6 +51,9 @@ public final class Campaign {
 	private final List<ConvergePoint> convergePoints = new ArrayList<>();
 
 	private final List<Outage> outages = new ArrayList<>();
+
+	/** When every fault had healed and every instance was ready again (see {@link #SETTLE_MILLIS}). */
+	private long settledNanos = Long.MAX_VALUE;
 
 	private Campaign(long seed, Path dir, Closer closer) throws Exception {
 		this.random = new Random(seed);
@@ -272,13 +282,15 @@ public final class Campaign {
 		}
 		this.ensemble.awaitAllServing(30_000);
 		awaitReady(Duration.minutes(2));
+		this.settledNanos = System.nanoTime();
 		this.writer.writeBurst(this.random);
 		convergeAfter("the last burst, every fault healed");
 		long deadline = System.currentTimeMillis() + 30_000;
 		while (System.currentTimeMillis() < deadline && !allOnLastVersion()) {
 			Processes.pause(200);
 		}
-		Processes.pause(SESSION_MILLIS);
+		long settled = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.settledNanos);
+		Processes.pause(Math.max(SESSION_MILLIS, SETTLE_MILLIS - settled));
 		for (Workload workload : this.workloads) {
 			workload.stop();
 		}
@@ -314,7 +326,14 @@ public final class Campaign {
 		this.injected.forEach((fault) -> counts.merge(fault.fault(), 1, Integer::sum));
 		return new Report(seed, quick, TimeUnit.NANOSECONDS.toSeconds(elapsedNanos), counts, this.injected.size(),
 				new LockChecker(history), new LeaderChecker(history, this.injected),
-				new ConfigChecker(history, this.writer, this.workloads, this.convergePoints, this.outages), this.writer);
+				new ConfigChecker(history, this.writer, this.workloads, this.convergePoints, this.outages),
+				new ShardChecker(history, this.outages, this.settledNanos), crashDetectionLives(history), this.writer);
+	}
+
+	/** Process lives that journaled whether crash detection ran: {running, all}. */
+	private static int[] crashDetectionLives(History history) {
+		List<History.Entry> lives = history.of("CD");
+		return new int[] { (int) lives.stream().filter((e) -> e.field(0).equals("true")).count(), lives.size() };
 	}
 
 	/**

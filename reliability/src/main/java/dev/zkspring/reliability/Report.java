@@ -7,10 +7,11 @@ import java.util.Map;
 
 /** The campaign's results as Markdown: one table per checker, then every violation found. */
 record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultCounts, int faults, LockChecker locks,
-		LeaderChecker leadership, ConfigChecker config, ConfigWriter writer) {
+		LeaderChecker leadership, ConfigChecker config, ShardChecker shards, int[] crashDetection, ConfigWriter writer) {
 
 	int violations() {
-		return this.locks.violations.size() + this.leadership.violations.size() + this.config.violations.size();
+		return this.locks.violations.size() + this.leadership.violations.size() + this.config.violations.size()
+				+ this.shards.violations.size();
 	}
 
 	String markdown() {
@@ -32,6 +33,8 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 			.append(this.locks.enteredLateAfterFreeze).append(" | ")
 			.append(this.locks.refusedWrites).append(" | ").append(this.locks.violations.size()).append(" |\n\n");
 		md.append(leadership(this.leadership));
+		md.append(failovers(this.leadership, this.crashDetection));
+		md.append(shards(this.shards));
 		md.append("## Configuration\n\n| good documents | malformed | unconvertible | applied (journaled) | refusals (events) | violations | propagation p50 / p99 / max |\n|---|---|---|---|---|---|---|\n")
 			.append("| ").append(this.writer.written.size()).append(" | ").append(this.writer.malformed).append(" | ")
 			.append(this.writer.refused.size()).append(" | ").append(this.config.applied).append(" | ")
@@ -42,6 +45,7 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 		all.addAll(this.locks.violations);
 		all.addAll(this.leadership.violations);
 		all.addAll(this.config.violations);
+		all.addAll(this.shards.violations);
 		md.append("## Violations\n\n");
 		if (all.isEmpty()) {
 			md.append("None.\n");
@@ -62,10 +66,6 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 			.append(leaders.total((g) -> g.grants)).append(" | ").append(leaders.total((g) -> g.inFlight)).append(" | ")
 			.append(leaders.violations.size()).append(" | ").append(percentiles(leaders.failoverNanos))
 			.append(" |\n\n");
-		md.append("Failover after `kill -9` of a leader's JVM (crash detection on, the default): ")
-			.append(percentiles(leaders.killFailoverNanos)).append(", beside a session timeout of ")
-			.append(Campaign.SESSION_MILLIS).append(" ms; the failover column above includes freezes, partitions and expiries, "
-					+ "which wait for the session as before.\n\n");
 		md.append("Per leader group (`default` is the application's own election; each group is checked on its own):\n\n")
 			.append("| group | leaders seen | grants | handovers | job runs | @LeaderOnly calls | in flight at a handover | violations | failover p50 / p99 / max |\n")
 			.append("|---|---|---|---|---|---|---|---|---|\n");
@@ -77,6 +77,46 @@ record Report(long seed, boolean quick, long seconds, Map<Fault, Integer> faultC
 		}
 		md.append('\n');
 		return md.toString();
+	}
+
+	/**
+	 * Failover by cause (issue 42): after {@code kill -9} of a leader's JVM crash detection ends the dead
+	 * session at once; after a freeze, a partition or an expiry the others must wait for the session.
+	 */
+	static String failovers(LeaderChecker leaders, int[] crashDetection) {
+		List<Long> session = new ArrayList<>(leaders.failoverNanos);
+		leaders.killFailoverNanos.forEach(session::remove);
+		return new StringBuilder("Failover by cause (crash detection ran in ").append(crashDetection[0]).append(" of ")
+			.append(crashDetection[1]).append(" workload lives; session timeout ").append(Campaign.SESSION_MILLIS)
+			.append(" ms):\n\n| fault that took the leader | p50 / p99 / max | p50 ÷ session timeout |\n|---|---|---|\n")
+			.append("| `kill -9` of its JVM (crash detection) | ").append(percentiles(leaders.killFailoverNanos)).append(" | ")
+			.append(ratio(leaders.killFailoverNanos)).append(" |\n")
+			.append("| freeze, partition, expiry (waits for the session) | ").append(percentiles(session)).append(" | ")
+			.append(ratio(session)).append(" |\n\n")
+			.toString();
+	}
+
+	/** The sharded jobs (issue 40): per job, what ran and the shard checker's violations. */
+	static String shards(ShardChecker shards) {
+		StringBuilder md = new StringBuilder("## Sharded jobs\n\n")
+			.append("| job | fire times dispatched | shard runs | re-runs after a lost owner | handovers | missed (no recovery requested) |\n")
+			.append("|---|---|---|---|---|---|\n");
+		shards.jobs.forEach((job, tally) -> md.append("| ").append(job).append(" | ").append(tally.dispatched).append(" | ")
+			.append(tally.runs).append(" | ").append(tally.reruns).append(" | ").append(tally.handovers).append(" | ")
+			.append(tally.missed).append(" |\n"));
+		return md.append("\nShard violations (each (job, fire time, shard) at most once, fenced; once when recovery is requested): ")
+			.append(shards.violations.size())
+			.append(".\n\n")
+			.toString();
+	}
+
+	private static String ratio(List<Long> nanos) {
+		if (nanos.isEmpty()) {
+			return "n/a";
+		}
+		List<Long> sorted = new ArrayList<>(nanos);
+		Collections.sort(sorted);
+		return String.format(java.util.Locale.ROOT, "%.2f×", sorted.get((sorted.size() - 1) / 2) / 1e6 / Campaign.SESSION_MILLIS);
 	}
 
 	/** The convergence rows: after each burst and each heal, every instance up shows the last good document. */

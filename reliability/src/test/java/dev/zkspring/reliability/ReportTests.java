@@ -23,6 +23,20 @@ class ReportTests {
 	}
 
 	@Test
+	void failoversAreSplitByCauseAndShardsHaveARowPerJob() {
+		Campaign.Injected freeze = new Campaign.Injected(Fault.FREEZE_WORKLOAD, "w1", 1_450_000_000L, 1, Set.of("alpha"));
+		LeaderChecker leaders = new LeaderChecker(Journals.cleanWithThreeGroups().history(), List.of(freeze));
+		assertThat(Report.failovers(leaders, new int[] { 3, 3 }))
+			.contains("crash detection ran in 3 of 3 workload lives")
+			.contains("| `kill -9` of its JVM (crash detection) | n/a | n/a |\n")
+			.contains("| freeze, partition, expiry (waits for the session) | 150 ms / 150 ms / 150 ms (n=1) | 0.05× |\n");
+		ShardChecker shards = new ShardChecker(ShardCheckerTests.clean().history(), List.of(), Long.MAX_VALUE);
+		assertThat(Report.shards(shards)).contains("| recoverTick | 2 | 8 | 1 | 1 | 0 |\n")
+			.contains("| shardTick | 2 | 7 | 0 | 0 | 1 |\n")
+			.contains("Shard violations (each (job, fire time, shard) at most once, fenced; once when recovery is requested): 0.");
+	}
+
+	@Test
 	void convergenceRowGivesBurstsPointsChecksSkippedViolationsAndDelays() {
 		Journals journals = new Journals().at(1, 10, "C 1 1").at(1, 11, "READY").at(1, 1030, "C 5 5")
 			.at(2, 10, "C 1 1").at(2, 11, "READY");

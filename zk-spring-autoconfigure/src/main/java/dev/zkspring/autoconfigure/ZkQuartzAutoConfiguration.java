@@ -16,6 +16,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
+import dev.zkspring.fleet.ZkFleet;
 import dev.zkspring.jobs.LeaderGatedSchedulerCustomizer;
 import dev.zkspring.jobs.ZkJobs;
 import dev.zkspring.jobs.ZkLeaderGroups;
@@ -52,6 +53,12 @@ public final class ZkQuartzAutoConfiguration {
 			ApplicationContext context, ObjectProvider<ZkLeaderProperties> leader) {
 		ZkLeaderProperties settings = leader.getIfAvailable(ZkLeaderProperties::new);
 		return new ZkShards(client, election, scheduler::getIfUnique, context, settings.getDrainTimeout());
+	}
+
+	/** The gated scheduler's jobs in the fleet node, for the operator's tool (none without the fleet). */
+	@Bean
+	FleetJobs zkFleetJobs(ObjectProvider<ZkFleet> fleet, ObjectProvider<ZkJobs> jobs, ObjectProvider<ZkShards> shards) {
+		return new FleetJobs(fleet, jobs, shards);
 	}
 
 	@Bean

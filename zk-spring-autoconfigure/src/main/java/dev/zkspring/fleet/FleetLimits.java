@@ -39,7 +39,7 @@ final class FleetLimits {
 		byte[] data = json.writeValueAsBytes(node);
 		while (data.length > MAX_NODE_BYTES) {
 			node.put("truncated", true);
-			boolean shortened = halve(node, "locks") | halve(node, "recent") | halve(node, "config");
+			boolean shortened = halve(node, "locks") | halve(node, "recent") | halve(node, "config") | halve(node, "jobs");
 			if (!shortened && node.remove("leadership") == null) {
 				break;
 			}

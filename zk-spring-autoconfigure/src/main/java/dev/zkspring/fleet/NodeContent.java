@@ -85,6 +85,15 @@ final class NodeContent {
 			return described;
 		}));
 		optional(node, root, "crashDetection", NodeContent::crashDetection);
+		// absent in the node of an instance older than the field: the tool then knows its jobs only from their runs
+		optional(node, root, "jobs", (parent, field) -> list(parent, field, (job, at) -> {
+			Map<String, Object> described = new LinkedHashMap<>();
+			described.put("name", text(job, "name"));
+			optional(described, job, "group", NodeContent::text);
+			optional(described, job, "leaderGroup", NodeContent::text);
+			optional(described, job, "shards", NodeContent::number);
+			return described;
+		}));
 		optional(node, root, "recent", (parent, field) -> list(parent, field, (period, at) -> {
 			Map<String, Object> described = new LinkedHashMap<>();
 			described.put("kind", text(period, "kind"));

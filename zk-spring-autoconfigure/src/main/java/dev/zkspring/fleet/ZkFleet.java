@@ -84,6 +84,11 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 
 	private volatile @Nullable Supplier<Map<String, Object>> crashDetection;
 
+	private volatile @Nullable Supplier<List<Map<String, Object>>> jobs;
+
+	/** The jobs as last shown or written, so that asking again rewrites the node only when they changed. */
+	private volatile List<Map<String, Object>> jobsShown = List.of();
+
 	/**
 	 * Create the fleet view of one application.
 	 * @param client the application's client; the node lives on its session
@@ -122,6 +127,22 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		this.publisher.requestPaced();
 	}
 
+	/**
+	 * Show the jobs of this instance's gated scheduler in its node (field {@code jobs}: per job its {@code name},
+	 * its Quartz {@code group} unless {@code DEFAULT}, and when it has them its {@code leaderGroup} and {@code shards}),
+	 * so that the operator's tool lists every job, one that never ran too; call again when they may have changed,
+	 * and the node is rewritten when they did.
+	 * @param jobs the jobs as the node shows them; asked on each write, so it must not call ZooKeeper
+	 */
+	public void showJobs(Supplier<List<Map<String, Object>>> jobs) {
+		this.jobs = jobs;
+		List<Map<String, Object>> now = jobs.get();
+		if (!now.equals(this.jobsShown)) {
+			this.jobsShown = now;
+			this.publisher.request();
+		}
+	}
+
 	/** This instance's id in the fleet, once started. */
 	public @Nullable String instanceId() {
 		return this.id;
@@ -137,7 +158,7 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 	 * {@code id}, {@code host}, {@code leader}, {@code epoch}, {@code config} (per context znode: applied and latest
 	 * version, {@code status} CURRENT, REFUSED with a {@code reason}, or PENDING; while a canary runs,
 	 * {@code canary}: its node, {@code revision}, {@code member}, {@code runsCandidate} and, for a member,
-	 * the candidate's {@code status} and {@code reason}; {@code digest}: that of the candidate it runs), {@code locks},
+	 * the candidate's {@code status} and {@code reason}; {@code digest}: that of the candidate it runs), {@code locks}, {@code jobs} (see {@link #showJobs}),
 	 * {@code recent}; a node that is not an instance's (not JSON, wrong fields, persistent, too large)
 	 * has only {@code id} and {@code unreadable}, the reason. Asked of ZooKeeper while connected;
 	 * otherwise (never blocking) the last list read, each entry marked {@code "stale": true}.
@@ -296,6 +317,12 @@ public final class ZkFleet implements SmartLifecycle, ApplicationListener<Applic
 		Supplier<Map<String, Object>> crash = this.crashDetection;
 		if (crash != null) {
 			node.put("crashDetection", crash.get());
+		}
+		Supplier<List<Map<String, Object>>> jobs = this.jobs;
+		if (jobs != null) {
+			List<Map<String, Object>> shown = jobs.get();
+			this.jobsShown = shown;
+			node.put("jobs", shown);
 		}
 		long now = this.clock.millis();
 		node.put("recent", this.recent.describe(now));

@@ -1,11 +1,14 @@
 package dev.zkspring.jobs;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+import org.quartz.JobKey;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationListener;
@@ -89,6 +92,25 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 	/** Every job: group, name, schedule, paused, next fire time (on the leader), leader, refusal, last runs. */
 	public List<Map<String, Object>> describe() {
 		return this.operations.describe();
+	}
+
+	/**
+	 * Every job of the gated scheduler, without asking ZooKeeper (cheap enough for each fleet node write): its
+	 * {@code group}, {@code name} and, when it belongs to one, {@code leaderGroup}.
+	 */
+	public List<Map<String, Object>> jobs() {
+		List<Map<String, Object>> jobs = new ArrayList<>();
+		for (JobKey job : this.operations.jobKeys()) {
+			Map<String, Object> entry = new LinkedHashMap<>();
+			entry.put("group", job.getGroup());
+			entry.put("name", job.getName());
+			String leaderGroup = this.operations.leaderGroupOf(job);
+			if (leaderGroup != null) {
+				entry.put("leaderGroup", leaderGroup);
+			}
+			jobs.add(entry);
+		}
+		return jobs;
 	}
 
 	/**

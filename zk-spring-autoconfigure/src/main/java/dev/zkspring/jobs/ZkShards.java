@@ -82,6 +82,11 @@ public final class ZkShards implements SmartLifecycle, SmartInitializingSingleto
 		return this.operations.refusal(jobName);
 	}
 
+	/** How many shards a job has in force, or {@code null} when it is not sharded (for the fleet node). */
+	public @Nullable Integer shards(String jobName) {
+		return this.operations.shards(jobName);
+	}
+
 	/**
 	 * Each sharded job's shards: the owners in force, and per recent fire time (newest first, at most
 	 * {@code fires}) each shard's owner and run. Names instances and znodes, never shard parameters.

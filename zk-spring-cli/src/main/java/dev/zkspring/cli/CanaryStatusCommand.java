@@ -30,20 +30,17 @@ final class CanaryStatusCommand implements Callable<Integer> {
 	FleetOptions fleet = new FleetOptions();
 
 	@Mixin
-	CheckOptions checks = new CheckOptions();
-
-	@Mixin
-	ReadOutput output = new ReadOutput();
+	ReadChecks read = new ReadChecks();
 
 	@Override
 	public Integer call() throws Exception {
 		PrintWriter out = this.config.spec.commandLine().getOut();
 		PrintWriter err = this.config.spec.commandLine().getErr();
-		return this.config.withCanaries(this.checks, (canaries) -> {
+		return this.config.withCanaries(this.read.checks, (canaries) -> {
 			ConfigCanary canary = canaries.canary(this.context);
 			if (canary == null) {
 				err.println("context '" + this.context + "' runs no canary");
-				if (this.output.json()) {
+				if (this.read.json()) {
 					json(out, null, List.of());
 				}
 				return Exits.DONE;
@@ -51,7 +48,7 @@ final class CanaryStatusCommand implements Callable<Integer> {
 			err.println("context '" + this.context + "' canary revision " + canary.revision() + " on "
 					+ String.join(",", canary.instances()) + " (base node version " + canary.baseVersion() + ")");
 			List<FleetCanary> statuses = canaries.status(this.fleet.fleetPath(this.context), this.context);
-			if (this.output.json()) {
+			if (this.read.json()) {
 				json(out, canary, statuses);
 				return Exits.DONE;
 			}

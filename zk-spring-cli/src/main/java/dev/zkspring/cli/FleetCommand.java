@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
 import picocli.CommandLine.Command;
@@ -21,7 +22,7 @@ import dev.zkspring.fleet.FleetInstances;
 @Command(name = "fleet", mixinStandardHelpOptions = true,
 		description = { "One row per live instance, read from the fleet nodes: id, host, each context's status "
 				+ "(CURRENT/REFUSED/PENDING with the applied and latest node version and the published revision), "
-				+ "canary membership, the groups it leads and the keys it holds." },
+				+ "canary membership, the groups it leads, the shards of sharded jobs it owns, its crash detector's state and the keys it holds." },
 		footerHeading = "%nExit status:%n",
 		footer = { ReadExits.HELP, "%nExample:%n  ZK_CONNECT=zk1:2181 zk-spring fleet --app orders --output json" })
 final class FleetCommand implements Callable<Integer> {
@@ -40,9 +41,18 @@ final class FleetCommand implements Callable<Integer> {
 
 	@Override
 	public Integer call() throws Exception {
-		List<FleetInstances.Instance> instances = this.selection.read(this.cli);
 		List<Map<String, Object>> rows = new ArrayList<>();
-		instances.forEach((instance) -> rows.add(row(instance)));
+		try (CuratorFramework client = this.cli.connection.connect(this.cli.env)) {
+			List<FleetInstances.Instance> instances = this.selection.read(client);
+			Map<String, List<Map<String, Object>>> shards = ShardOwners.read(client, instances);
+			for (FleetInstances.Instance instance : instances) {
+				Map<String, Object> row = row(instance);
+				if (!row.containsKey("unreadable")) {
+					row.put("shards", shards.getOrDefault(ShardOwners.key(instance), List.of()));
+				}
+				rows.add(row);
+			}
+		}
 		PrintWriter out = this.spec.commandLine().getOut();
 		if (this.output.json()) {
 			Map<String, Object> body = new LinkedHashMap<>();
@@ -50,16 +60,17 @@ final class FleetCommand implements Callable<Integer> {
 			ReadOutput.printJson(out, body);
 			return Exits.DONE;
 		}
-		String format = "%-12s %-20s %-20s %-10s %-12s %s";
-		out.println(String.format(format, "APP", "ID", "HOST", "LEADS", "CANARY", "CONTEXTS"));
+		String format = "%-12s %-20s %-20s %-10s %-12s %-16s %-16s %s";
+		out.println(String.format(format, "APP", "ID", "HOST", "LEADS", "CANARY", "SHARDS", "CRASH-DETECTION", "CONTEXTS"));
 		for (Map<String, Object> row : rows) {
 			if (row.containsKey("unreadable")) {
-				out.println(String.format(format, row.get("application"), row.get("id"), "-", "-", "-",
+				out.println(String.format(format, row.get("application"), row.get("id"), "-", "-", "-", "-", "-",
 						"unreadable: " + row.get("unreadable")));
 				continue;
 			}
 			out.println(String.format(format, row.get("application"), row.get("id"), ReadOutput.orDash(row.get("host")),
-					list(row.get("leads")), list(row.get("canary")), contexts(row.get("contexts"))));
+					list(row.get("leads")), list(row.get("canary")), shards(row.get("shards")),
+					crash(row.get("crashDetection")), contexts(row.get("contexts"))));
 		}
 		if (rows.isEmpty()) {
 			this.spec.commandLine().getErr().println("no live instance under " + this.selection.where() + " (is zk.fleet.enabled on, and --fleet-root right?)");
@@ -130,13 +141,49 @@ final class FleetCommand implements Callable<Integer> {
 			}
 		}
 		row.put("locks", locks);
+		row.put("crashDetection", crashDetection(node.get("crashDetection")));
 		row.put("updated", ReadOutput.instant(node.get("updated")));
 		return row;
+	}
+
+	/** The crash detector's state as the instance published it; {@code null} when it runs without one. */
+	private static @Nullable Map<String, Object> crashDetection(@Nullable Object published) {
+		if (!(published instanceof Map<?, ?> crash)) {
+			return null;
+		}
+		Map<String, Object> described = new LinkedHashMap<>();
+		described.put("state", crash.get("state"));
+		described.put("address", crash.get("address"));
+		described.put("inbound", crash.get("inbound"));
+		described.put("watching", (crash.get("watching") instanceof List<?> watching) ? watching : List.of());
+		described.put("deathsDetected", crash.get("deathsDetected"));
+		described.put("sessionsEnded", crash.get("sessionsEnded"));
+		return described;
+	}
+
+	/** {@code LISTENING w1 d0}: the state, how many peers it watches, how many deaths it detected. */
+	private static String crash(@Nullable Object crashDetection) {
+		if (!(crashDetection instanceof Map<?, ?> crash)) {
+			return "-";
+		}
+		return crash.get("state") + " w" + ((List<?>) crash.get("watching")).size() + " d" + crash.get("deathsDetected");
 	}
 
 	private static String list(@Nullable Object values) {
 		return (values instanceof List<?> list && !list.isEmpty()) ? String.join(",", list.stream().map(String::valueOf).toList())
 				: "-";
+	}
+
+	/** Each sharded job with the indexes owned, such as {@code DEFAULT.report:0,2}. */
+	private static String shards(@Nullable Object shards) {
+		List<String> parts = new ArrayList<>();
+		if (shards instanceof List<?> list) {
+			for (Object item : list) {
+				Map<?, ?> job = (Map<?, ?>) item;
+				parts.add(job.get("job") + ":" + list(job.get("shards")));
+			}
+		}
+		return parts.isEmpty() ? "-" : String.join(" ", parts);
 	}
 
 	private static String contexts(@Nullable Object contexts) {

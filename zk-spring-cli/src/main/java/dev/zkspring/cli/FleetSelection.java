@@ -26,6 +26,11 @@ final class FleetSelection {
 		}
 	}
 
+	/** The live instances selected, on the caller's connection (which also reads more beside them). */
+	List<FleetInstances.Instance> read(CuratorFramework client) throws Exception {
+		return FleetInstances.read(client, this.fleetRoot, this.app);
+	}
+
 	/** Where the instances were looked for, for a message that found none. */
 	String where() {
 		return this.fleetRoot + ((this.app != null) ? "/" + this.app : "");

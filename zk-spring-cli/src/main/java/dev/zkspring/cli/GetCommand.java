@@ -23,19 +23,16 @@ final class GetCommand implements Callable<Integer> {
 	String context;
 
 	@Mixin
-	CheckOptions checks = new CheckOptions();
-
-	@Mixin
-	ReadOutput output = new ReadOutput();
+	ReadChecks read = new ReadChecks();
 
 	@Override
 	public Integer call() throws Exception {
-		ConfigDocument document = this.config.withPublisher(this.checks, (publisher) -> publisher.get(this.context));
+		ConfigDocument document = this.config.withPublisher(this.read.checks, (publisher) -> publisher.get(this.context));
 		if (!document.exists()) {
 			throw new PublishException(PublishException.Reason.NOT_FOUND, "context '" + this.context + "' does not "
 					+ "exist under " + this.config.cli.connection.root + ": publish it with config put");
 		}
-		if (this.output.json()) {
+		if (this.read.json()) {
 			java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
 			body.put("context", this.context);
 			body.put("version", document.version());

@@ -24,15 +24,12 @@ final class HistoryCommand implements Callable<Integer> {
 	String context;
 
 	@Mixin
-	CheckOptions checks = new CheckOptions();
-
-	@Mixin
-	ReadOutput output = new ReadOutput();
+	ReadChecks read = new ReadChecks();
 
 	@Override
 	public Integer call() throws Exception {
-		List<Revision> revisions = this.config.withPublisher(this.checks, (publisher) -> publisher.history(this.context));
-		if (this.output.json()) {
+		List<Revision> revisions = this.config.withPublisher(this.read.checks, (publisher) -> publisher.history(this.context));
+		if (this.read.json()) {
 			java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
 			body.put("context", this.context);
 			body.put("revisions", revisions.stream().map(Reports::revision).toList());

@@ -3,7 +3,6 @@ package dev.zkspring.cli;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-import dev.zkspring.fleet.FleetInstances;
 import dev.zkspring.jobs.JobRequester;
 import dev.zkspring.leader.JobAnswer;
 
@@ -34,7 +32,7 @@ import dev.zkspring.leader.JobAnswer;
 @Command(name = "jobs", mixinStandardHelpOptions = true,
 		description = { "Leader-gated Quartz jobs: list them, show a job's last runs, and have the leader run, pause or "
 				+ "resume one, through the requests the instances' zookeeper endpoint makes." },
-		subcommands = { JobsCommand.ListJobs.class, JobsCommand.History.class, JobsCommand.Run.class,
+		subcommands = { JobsList.class, JobsCommand.History.class, JobsCommand.Run.class,
 				JobsCommand.Pause.class, JobsCommand.Resume.class },
 		footerHeading = "%nExit status:%n", footer = { JobsCommand.HELP,
 				"%nExample:%n  ZK_CONNECT=zk1:2181 zk-spring jobs run report --app orders" })
@@ -44,7 +42,8 @@ final class JobsCommand {
 			+ "  1  refused by the leader (the message says why, e.g. a job paused by zk.quartz.jobs.<job>.paused)%n"
 			+ "  2  usage error (bad option), or the leader has no such job%n"
 			+ "  4  cannot reach ZooKeeper within --timeout%n  5  ZooKeeper refused access: check --auth / ZK_AUTH%n"
-			+ "  7  no leader: nobody takes part in the election, nothing was done%n"
+			+ "  7  no leader: nobody takes part in the election, or nobody leads the job's leader group (named), nothing was "
+			+ "done%n"
 			+ "  8  timed out: no answer within --wait, the request was withdrawn and nothing was done%n";
 
 	@ParentCommand
@@ -109,57 +108,6 @@ final class JobsCommand {
 
 	}
 
-	@Command(name = "list", mixinStandardHelpOptions = true,
-			description = { "The jobs ZooKeeper knows of (each that ran and has runs kept, or that an operator paused), "
-					+ "with its operator's pause and last run, and the election's leader from the fleet nodes. A job "
-					+ "that never ran and is not paused is not listed: the application's endpoint lists every job." },
-			footerHeading = "%nExit status:%n",
-			footer = { HELP, "%nExample:%n  zk-spring jobs list --app orders --output json" })
-	static final class ListJobs extends Base {
-
-		@Override
-		int run(CuratorFramework client, JobRequester requester, PrintWriter out) throws Exception {
-			String leader = leader(client);
-			List<Map<String, Object>> jobs = new ArrayList<>();
-			for (JobKey job : requester.knownJobs()) {
-				Map<String, Object> entry = new LinkedHashMap<>();
-				entry.put("group", job.getGroup());
-				entry.put("name", job.getName());
-				entry.put("pausedBy", requester.pausedBy(job));
-				List<Map<String, Object>> runs = requester.history(job);
-				entry.put("lastRun", runs.isEmpty() ? null : runs.get(0));
-				jobs.add(entry);
-			}
-			if (this.output.json()) {
-				Map<String, Object> body = new LinkedHashMap<>();
-				body.put("election", this.selection.latchPath());
-				body.put("leader", leader);
-				body.put("jobs", jobs);
-				ReadOutput.printJson(out, body);
-				return Exits.DONE;
-			}
-			out.println("election " + this.selection.latchPath() + ", leader " + ReadOutput.orDash(leader));
-			String format = "%-12s %-24s %-16s %-24s %s";
-			out.println(String.format(format, "GROUP", "NAME", "PAUSED BY", "LAST RUN", "OUTCOME"));
-			for (Map<String, Object> job : jobs) {
-				Map<?, ?> last = (Map<?, ?>) job.get("lastRun");
-				out.println(String.format(format, job.get("group"), job.get("name"), ReadOutput.orDash(job.get("pausedBy")),
-						(last != null) ? last.get("start") : "-", (last != null) ? last.get("outcome") : "-"));
-			}
-			return Exits.DONE;
-		}
-
-		/** The instance whose fleet node says it leads the election, or {@code null}. */
-		private @Nullable String leader(CuratorFramework client) throws Exception {
-			String latch = this.selection.latchPath();
-			List<FleetInstances.Instance> instances = FleetInstances.read(client, this.selection.fleetRoot,
-					this.selection.app);
-			return LeadersCommand.elections(instances).stream().filter((e) -> latch.equals(e.get("group")))
-				.map((e) -> (String) e.get("leader")).filter(java.util.Objects::nonNull).findFirst().orElse(null);
-		}
-
-	}
-
 	@Command(name = "history", mixinStandardHelpOptions = true,
 			description = "A job's last runs, newest first: instance, scheduled fire time, start, end, outcome, error class.",
 			footerHeading = "%nExit status:%n", footer = { HELP, "%nExample:%n  zk-spring jobs history report --app orders" })
@@ -209,7 +157,7 @@ final class JobsCommand {
 
 		@Override
 		int run(CuratorFramework client, JobRequester requester, PrintWriter out) throws Exception {
-			JobAnswer answer = requester.request(job(this.name), action(), from(), this.wait);
+			JobAnswer answer = answer(client, requester);
 			if (this.output.json()) {
 				Map<String, Object> body = new LinkedHashMap<>();
 				body.put("status", answer.status().name());
@@ -220,6 +168,31 @@ final class JobsCommand {
 				out.println(answer.status() + ": " + answer.message());
 			}
 			return status(answer.status());
+		}
+
+		/**
+		 * The leader's answer; for a job of a leader group (as the fleet nodes say) "no leader" naming the group when
+		 * nobody takes part in the group's election (nothing asked), or when nobody led it while the request waited
+		 * (withdrawn unanswered): only the group's leader takes such a request, so it would only time out.
+		 */
+		private JobAnswer answer(CuratorFramework client, JobRequester requester) throws Exception {
+			JobKey job = job(this.name);
+			String latch = this.selection.latchPath();
+			FleetJobCatalog.Job listed = FleetJobCatalog.read(client, this.selection.fleetRoot, this.selection.app, latch)
+				.job(job);
+			String group = (listed != null) ? listed.leaderGroup() : null;
+			String groupLatch = (group != null) ? FleetJobCatalog.groupLatch(latch, group) : null;
+			if (groupLatch != null && !FleetJobCatalog.hasParticipants(client, groupLatch)) {
+				return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance takes part in leader group " + group
+						+ " (election " + groupLatch + ") now: nothing was done to " + job + ".");
+			}
+			JobAnswer answer = requester.request(job, action(), from(), this.wait);
+			if (answer.status() == JobAnswer.Status.TIMEOUT && groupLatch != null && FleetJobCatalog
+				.read(client, this.selection.fleetRoot, this.selection.app, latch).leaderOf(groupLatch) == null) {
+				return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance leads leader group " + group + " (election "
+						+ groupLatch + "): the request was withdrawn unanswered, nothing was done to " + job + ".");
+			}
+			return answer;
 		}
 
 		static int status(JobAnswer.Status status) {

@@ -38,10 +38,7 @@ final class ValidateCommand implements Callable<Integer> {
 	Path dir;
 
 	@Mixin
-	CheckOptions checks = new CheckOptions();
-
-	@Mixin
-	ReadOutput output = new ReadOutput();
+	ReadChecks read = new ReadChecks();
 
 	@Override
 	public Integer call() throws Exception {
@@ -51,7 +48,7 @@ final class ValidateCommand implements Callable<Integer> {
 		int errors = 0;
 		int warnings = 0;
 		int unchecked = 0;
-		long maxBytes = this.checks.maxDocumentBytes();
+		long maxBytes = this.read.checks.maxDocumentBytes();
 		for (Map.Entry<String, Path> file : files.entrySet()) {
 			String name = file.getValue().getFileName().toString();
 			byte[] document = ContextFiles.read(file.getValue());
@@ -65,10 +62,10 @@ final class ValidateCommand implements Callable<Integer> {
 				errors++;
 				continue;
 			}
-			for (MetadataFinding finding : this.config.findings(this.checks, file.getKey(), flat, true)) {
-				String label = ConfigCommand.label(this.checks, finding);
+			for (MetadataFinding finding : this.config.findings(this.read.checks, file.getKey(), flat, true)) {
+				String label = ConfigCommand.label(this.read.checks, finding);
 				line(out, found, name, finding.key(), label.substring(0, label.indexOf(':')), finding.message());
-				if (ConfigCommand.refuses(this.checks, finding)) {
+				if (ConfigCommand.refuses(this.read.checks, finding)) {
 					errors++;
 				}
 				else if (finding.unchecked()) {
@@ -79,14 +76,14 @@ final class ValidateCommand implements Callable<Integer> {
 				}
 			}
 		}
-		if (this.output.json()) {
+		if (this.read.json()) {
 			Map<String, Object> body = new LinkedHashMap<>();
 			body.put("files", files.size());
 			body.put("findings", found);
 			ReadOutput.printJson(out, body);
 		}
 		this.config.spec.commandLine().getErr().println(files.size() + " context file(s) in " + this.dir + " checked"
-				+ ((this.checks.against != null) ? " against " + this.checks.against : "") + ": " + errors
+				+ ((this.read.checks.against != null) ? " against " + this.read.checks.against : "") + ": " + errors
 				+ " error(s), " + warnings + " warning(s), " + unchecked + " key(s) not checkable");
 		return (errors > 0) ? Exits.REFUSED : (unchecked > 0) ? Exits.UNCHECKED : Exits.DONE;
 	}
@@ -94,7 +91,7 @@ final class ValidateCommand implements Callable<Integer> {
 	/** One finding: a line FILE[:KEY]: SEVERITY: message, or with --output json an entry of the same fields. */
 	private void line(PrintWriter out, List<Map<String, Object>> found, String file, @Nullable String key,
 			String severity, String message) {
-		if (!this.output.json()) {
+		if (!this.read.json()) {
 			out.println(file + ((key != null) ? ":" + key : "") + ": " + severity + ": " + message);
 			return;
 		}

@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.zkspring.autoconfigure.ZkAutoConfiguration;
+import dev.zkspring.autoconfigure.ZkCrashDetectionAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkFleetAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkLockAutoConfiguration;
@@ -54,7 +55,8 @@ class ZkSpringCliFleetTests {
 
 	@Test
 	void fleetListsEveryLiveInstanceWithItsContextsAndWhatItLeads() {
-		runner("node-1").run((one) -> runner("node-2").run((two) -> {
+		runner("node-1").withConfiguration(AutoConfigurations.of(ZkCrashDetectionAutoConfiguration.class))
+			.run((one) -> runner("node-2").run((two) -> {
 			await().atMost(WAIT).until(() -> zk.client().getChildren().forPath("/fleet/orders").size() == 2);
 			String leader = leaderOf(one, two);
 			await().atMost(WAIT).untilAsserted(() -> {
@@ -71,11 +73,23 @@ class ZkSpringCliFleetTests {
 					});
 					assertThat(values(instance.get("leads")))
 						.isEqualTo(instance.get("id").equals(leader) ? List.of("/leader/orders") : List.of());
+					// node-2 runs without crash detection: no state, and no field invented for it
+					if (instance.get("id").equals("node-1")) {
+						Map<String, Object> crash = cast(instance.get("crashDetection"));
+						assertThat(crash.get("state")).isEqualTo("LISTENING");
+						assertThat(crash.get("address")).isNotNull();
+						assertThat(crash.get("deathsDetected")).isEqualTo(0);
+						assertThat(crash).containsKeys("inbound", "watching", "sessionsEnded");
+					}
+					else {
+						assertThat(instance).containsEntry("crashDetection", null);
+					}
 				}
 			});
 			CliRun table = CliRun.run(zk.connectString(), "", "fleet");
 			assertThat(table.status()).isZero();
-			assertThat(table.out()).contains("node-1").contains("node-2").contains("/config/orders@0 CURRENT");
+			assertThat(table.out()).contains("node-1").contains("node-2").contains("/config/orders@0 CURRENT")
+				.contains("LISTENING w");
 		}));
 	}
 

@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
@@ -17,11 +18,13 @@ import org.springframework.stereotype.Component;
 
 import dev.zkspring.client.ZkConnectionStateChangedEvent;
 import dev.zkspring.config.ZkConfigRejectedEvent;
+import dev.zkspring.crash.CrashDetector;
 import dev.zkspring.lock.ZkLockLostEvent;
 import dev.zkspring.refresh.ZkRefreshedEvent;
 
 /**
- * Journals what the application saw: configuration applied or refused, locks lost, and, for the
+ * Journals what the application saw: configuration applied or refused, locks lost, whether crash detection
+ * runs ({@code CD true|false}, once ready), and, for the
  * campaign's server-side expiry fault, the current session's id and password in a file of its own.
  */
 @Component
@@ -35,9 +38,12 @@ public class Observations {
 
 	private final Path sessionFile;
 
+	private final ObjectProvider<CrashDetector> crashDetector;
+
 	Observations(Journal journal, WorkloadConfig config, CuratorFramework client, @Value("${reliability.dir}") Path dir,
-			@Value("${reliability.instance}") int instance) {
+			@Value("${reliability.instance}") int instance, ObjectProvider<CrashDetector> crashDetector) {
 		this.journal = journal;
+		this.crashDetector = crashDetector;
 		this.config = config;
 		this.client = client;
 		this.sessionFile = dir.resolve("session-" + instance + ".txt");
@@ -47,6 +53,9 @@ public class Observations {
 	void ready() {
 		configSeen();
 		writeSession();
+		// crash detection (issue 42) is on by default: the report says in how many lives it ran
+		CrashDetector detector = this.crashDetector.getIfAvailable();
+		this.journal.line("CD", detector != null && detector.isRunning());
 		this.journal.line("READY");
 	}
 

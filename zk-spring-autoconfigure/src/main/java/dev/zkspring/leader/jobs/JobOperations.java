@@ -308,7 +308,8 @@ public final class JobOperations {
 		return this.schedules.refusal(job.getName());
 	}
 
-	private List<JobKey> jobKeys() {
+	/** Every job of the gated schedulers, without asking ZooKeeper. */
+	public List<JobKey> jobKeys() {
 		return this.schedulers.stream().flatMap((scheduler) -> jobKeys(scheduler).stream()).toList();
 	}
 

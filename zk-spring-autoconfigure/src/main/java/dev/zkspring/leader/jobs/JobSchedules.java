@@ -87,10 +87,16 @@ public final class JobSchedules {
 	 * @throws IllegalArgumentException naming the property when a value cannot be converted
 	 */
 	Map<String, Entry> bind() {
+		return bind(Binder.get(this.environment));
+	}
+
+	/**
+	 * The entries a binder has, by job name ({@link JobEntryRules} binds a document's keys so).
+	 * @throws IllegalArgumentException naming the property when a value cannot be converted
+	 */
+	static Map<String, Entry> bind(Binder binder) {
 		try {
-			return new LinkedHashMap<>(Binder.get(this.environment)
-				.bind(PREFIX, Bindable.mapOf(String.class, Entry.class))
-				.orElse(Map.of()));
+			return new LinkedHashMap<>(binder.bind(PREFIX, Bindable.mapOf(String.class, Entry.class)).orElse(Map.of()));
 		}
 		catch (BindException ex) {
 			String cause = (ex.getCause() != null) ? ex.getCause().getClass().getSimpleName() : "invalid value";
@@ -127,6 +133,23 @@ public final class JobSchedules {
 		if (matching.size() > 1) {
 			return key + " is ambiguous: jobs " + matching + " share the name";
 		}
+		String problem = entryProblem(key, entry);
+		if (problem != null) {
+			return problem;
+		}
+		Optional<Trigger> original = this.originals.getOrDefault(matching.get(0), Optional.empty());
+		if (entry.schedules() && original.isEmpty()) {
+			return key + " cannot set the schedule of job " + matching.get(0)
+					+ ": it must have exactly one trigger at startup (define one Trigger for it)";
+		}
+		return null;
+	}
+
+	/**
+	 * The rules an entry follows whatever the application's jobs (the operator's tool checks documents with them,
+	 * through {@link JobEntryRules}): the reason, starting with the key it names, or {@code null}.
+	 */
+	static @Nullable String entryProblem(String key, Entry entry) {
 		if (entry.cron() != null && entry.interval() != null) {
 			return key + " sets both cron and interval: keep one";
 		}
@@ -145,11 +168,6 @@ public final class JobSchedules {
 			if (reason != null) {
 				return key + ".interval " + reason;
 			}
-		}
-		Optional<Trigger> original = this.originals.getOrDefault(matching.get(0), Optional.empty());
-		if (entry.schedules() && original.isEmpty()) {
-			return key + " cannot set the schedule of job " + matching.get(0)
-					+ ": it must have exactly one trigger at startup (define one Trigger for it)";
 		}
 		return null;
 	}

@@ -219,6 +219,12 @@ public final class ShardOperations {
 		return this.running;
 	}
 
+	/** How many shards a job has in force, or {@code null} when it is not sharded. */
+	public @Nullable Integer shards(String jobName) {
+		ShardSettings.Shards shards = this.settings.of(jobName);
+		return (shards != null) ? shards.total() : null;
+	}
+
 	/** Why a job's shard settings were refused, or {@code null}. */
 	public @Nullable String refusal(String jobName) {
 		return this.settings.refusal(jobName);
