@@ -27,6 +27,8 @@ import dev.zkspring.embedded.EmbeddedZooKeeper;
 import dev.zkspring.embedded.ZkEmbeddedProperties;
 import dev.zkspring.leader.ZkLeaderProperties;
 import dev.zkspring.lock.ZkLockProperties;
+import dev.zkspring.publish.ConfigCanaries;
+import dev.zkspring.publish.ConfigPublisher;
 
 /**
  * The application's one started {@link CuratorFramework}, connected to {@code zk.connect} or to the
@@ -52,6 +54,24 @@ public final class ZkAutoConfiguration {
 	@ConditionalOnMissingBean
 	SessionLease zkSessionLease(CuratorFramework client) {
 		return SessionLease.start(client);
+	}
+
+	/**
+	 * Publishing from inside the application (an admin endpoint, a migration) with the instances' own root and
+	 * size limit: the tool's compare-and-set and history, observed as {@code zk.config.publish} when the
+	 * application has an {@code ObservationRegistry}.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	ConfigPublisher zkConfigPublisher(CuratorFramework client, ZkConfigProperties config) {
+		return new ConfigPublisher(client, config.getRoot(), config.getMaxDocumentSize().toBytes());
+	}
+
+	/** Canary releases from inside the application, as {@link #zkConfigPublisher} publishes. */
+	@Bean
+	@ConditionalOnMissingBean
+	ConfigCanaries zkConfigCanaries(CuratorFramework client, ZkConfigProperties config) {
+		return new ConfigCanaries(client, config.getRoot(), config.getMaxDocumentSize().toBytes());
 	}
 
 	static CuratorFramework startedClient(ZkClientProperties properties, ZkLockProperties lock, ZkLeaderProperties leader,

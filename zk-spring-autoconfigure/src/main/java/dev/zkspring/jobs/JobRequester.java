@@ -3,6 +3,7 @@ package dev.zkspring.jobs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +30,14 @@ public final class JobRequester {
 	 */
 	public JobRequester(CuratorFramework client, String latchPath) {
 		this.tree = new JobRequestTree(client, latchPath);
+	}
+
+	/**
+	 * Carry the asker's trace context in each request, as {@link ZkJobs#setTraceContext} does: for a requester
+	 * used inside a traced application ({@code ZkJobRequestTracing}); the tool has no trace and sets none.
+	 */
+	public void setTraceContext(Supplier<Map<String, String>> fields) {
+		this.tree.traceContext(fields);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.quartz.JobKey;
@@ -55,6 +56,15 @@ public class ZkJobs implements ApplicationListener<ZkConfigChangedEvent>, Dispos
 		this.operations = new JobOperations(election, ElectionAccess.of(ZkLeaderElection.class)::records,
 				(groups != null) ? groups.view() : null,
 				environment, historySize, requestTimeout);
+	}
+
+	/**
+	 * Carry the asker's trace context in each request: the propagation fields of the calling thread's span
+	 * (dev.zkspring.observation's {@code ZkJobRequestTracing} when Micrometer Tracing is present), so a
+	 * requested run continues the asker's trace on the leader; empty fields for none.
+	 */
+	public void setTraceContext(Supplier<Map<String, String>> fields) {
+		this.operations.traceContext(fields);
 	}
 
 	/** What the Quartz gate drives: configured schedules, pauses, requests and history. */

@@ -10,6 +10,12 @@ public final class LeaderJobs {
 	/** Key of the epoch in each execution's merged {@code JobDataMap}. */
 	public static final String EPOCH_KEY = "zk.leader.epoch";
 
+	/**
+	 * Prefix of the keys, in a requested run's merged {@code JobDataMap}, of the trace context fields of whoever
+	 * asked for it ({@code zk.trace.traceparent}, say), so the run's observation continues the asker's trace.
+	 */
+	public static final String TRACE_PREFIX = "zk.trace.";
+
 	/** Key of the election in each execution's merged {@code JobDataMap}, for {@link #assertLeading}. */
 	static final String ELECTION_KEY = LeaderRecords.ELECTION_KEY;
 

@@ -1,9 +1,16 @@
 package dev.zkspring.observation;
 
-import io.micrometer.observation.Observation;
+import java.util.Map;
 
-/** The observation of one run of a Quartz job on the leader-gated scheduler; a new trace, as its conventions read it. */
-public class ZkJobRunContext extends Observation.Context {
+import io.micrometer.observation.transport.ReceiverContext;
+
+/**
+ * The observation of one run of a Quartz job on the leader-gated scheduler, as its conventions read it: a new
+ * trace, or, for a run someone asked for from inside a trace, the continuation of theirs. A receiver's context
+ * whose carrier is the asker's trace context fields (empty for a scheduled run), so the tracer's propagating
+ * receiver handler makes the asker's span the run's parent when tracing is present.
+ */
+public class ZkJobRunContext extends ReceiverContext<Map<String, String>> {
 
 	private final String jobGroup;
 
@@ -20,6 +27,19 @@ public class ZkJobRunContext extends Observation.Context {
 	 * @param epoch the leadership epoch the run was allowed under, or {@code none}
 	 */
 	public ZkJobRunContext(String jobGroup, String jobName, String epoch) {
+		this(jobGroup, jobName, epoch, Map.of());
+	}
+
+	/**
+	 * Create the context of a run that continues the trace of whoever asked for it.
+	 * @param jobGroup the job's Quartz group
+	 * @param jobName the job's Quartz name
+	 * @param epoch the leadership epoch the run was allowed under, or {@code none}
+	 * @param trace the asker's trace context fields ({@code traceparent}, say); empty for a new trace
+	 */
+	public ZkJobRunContext(String jobGroup, String jobName, String epoch, Map<String, String> trace) {
+		super((carrier, field) -> carrier.get(field));
+		setCarrier(Map.copyOf(trace));
 		this.jobGroup = jobGroup;
 		this.jobName = jobName;
 		this.epoch = epoch;

@@ -1,5 +1,8 @@
 package dev.zkspring.observation;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +14,9 @@ import dev.zkspring.leader.LeaderJobs;
 
 /**
  * Each run of a Quartz job as a {@code zk.job.run} observation, current on the worker thread while the job
- * runs: a trace of its own. Quartz tells a job listener on the worker thread before and after the run, so
+ * runs: a trace of its own, or for a run asked for from inside a trace (a run-now through the {@code zookeeper}
+ * endpoint, {@code ZkJobs} or {@code JobRequester}), the asker's trace continued from the fields the request
+ * carried ({@link LeaderJobs#TRACE_PREFIX}). Quartz tells a job listener on the worker thread before and after the run, so
  * the observation's scope opens and closes on the same thread. A separate type from
  * {@link ZkObservations} because Quartz may be absent. Registered on the leader-gated scheduler only
  * (after its gate, so vetoed firings are not runs).
@@ -53,12 +58,23 @@ public final class ZkJobRunObservations implements JobListener {
 		}
 		Object epoch = job.getMergedJobDataMap().get(LeaderJobs.EPOCH_KEY);
 		ZkJobRunContext context = new ZkJobRunContext(job.getJobDetail().getKey().getGroup(),
-				job.getJobDetail().getKey().getName(), (epoch != null) ? String.valueOf(epoch) : "none");
+				job.getJobDetail().getKey().getName(), (epoch != null) ? String.valueOf(epoch) : "none", trace(job));
 		Observation observation = Observation.createNotStarted(this.convention, DEFAULT, () -> context, this.registry)
 			.parentObservation(null)
 			.start();
 		job.put(OBSERVATION, observation);
 		job.put(SCOPE, observation.openScope());
+	}
+
+	/** The asker's trace context fields a requested run carries in its trigger's data; empty for any other run. */
+	private static Map<String, String> trace(JobExecutionContext job) {
+		Map<String, String> trace = new LinkedHashMap<>();
+		job.getMergedJobDataMap().forEach((key, value) -> {
+			if (key.startsWith(LeaderJobs.TRACE_PREFIX) && value instanceof String field) {
+				trace.put(key.substring(LeaderJobs.TRACE_PREFIX.length()), field);
+			}
+		});
+		return trace;
 	}
 
 	@Override

@@ -116,6 +116,26 @@ public enum ZkObservationDocumentation implements ObservationDocumentation {
 			return RefreshKeys.highCardinality();
 		}
 
+	},
+
+	/** The observation of one write of a ConfigPublisher or ConfigCanaries inside an application. */
+	CONFIG_PUBLISH {
+
+		@Override
+		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+			return DefaultZkPublishConvention.class;
+		}
+
+		@Override
+		public KeyName[] getLowCardinalityKeyNames() {
+			return PublishKeys.lowCardinality();
+		}
+
+		@Override
+		public KeyName[] getHighCardinalityKeyNames() {
+			return PublishKeys.highCardinality();
+		}
+
 	};
 
 	/** The keys of {@code zk.lock.acquisition}. */
@@ -313,6 +333,47 @@ public enum ZkObservationDocumentation implements ObservationDocumentation {
 
 		static KeyName[] highCardinality() {
 			return new KeyName[] { KEYS_CHANGED };
+		}
+
+	}
+
+	/** The keys of {@code zk.config.publish}. */
+	enum PublishKeys implements KeyName {
+
+		CONTEXT {
+			@Override
+			public String asString() {
+				return "context";
+			}
+		},
+
+		OPERATION {
+			@Override
+			public String asString() {
+				return "operation";
+			}
+		},
+
+		OUTCOME {
+			@Override
+			public String asString() {
+				return "outcome";
+			}
+		},
+
+		REVISION {
+			@Override
+			public String asString() {
+				return "zk.config.revision";
+			}
+		};
+
+		static KeyName[] lowCardinality() {
+			return new KeyName[] { CONTEXT, OPERATION, OUTCOME };
+		}
+
+		static KeyName[] highCardinality() {
+			return new KeyName[] { REVISION };
 		}
 
 	}

@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLockTemplate;
+import dev.zkspring.publish.ConfigCanaries;
+import dev.zkspring.publish.ConfigPublisher;
 import dev.zkspring.refresh.ZkRefresher;
 
 /**
@@ -45,6 +47,19 @@ public final class ZkObservations {
 		refresher.setInstrumentation(new RefreshObservations(this.registry, this.conventions.refresh()));
 	}
 
+	/**
+	 * Observe every write of a publisher built by hand or auto-configured ({@code zk.config.publish}): what an
+	 * application's own publishing (an admin endpoint, a migration) looks like in its traces and meters.
+	 */
+	public void instrument(ConfigPublisher publisher) {
+		publisher.setInstrumentation(new PublishObservations(this.registry, this.conventions.publish()));
+	}
+
+	/** Observe every canary start, promote and abort ({@code zk.config.publish}, as a publisher's writes). */
+	public void instrument(ConfigCanaries canaries) {
+		canaries.setInstrumentation(new PublishObservations(this.registry, this.conventions.publish()));
+	}
+
 	/** The registry observed through. */
 	public ObservationRegistry registry() {
 		return this.registry;
@@ -57,14 +72,23 @@ public final class ZkObservations {
 	 * @param leaderOnly for {@code zk.leader.only}
 	 * @param leadershipTerm for {@code zk.leader.term}
 	 * @param refresh for {@code zk.config.refresh}
+	 * @param publish for {@code zk.config.publish}
 	 */
 	public record Conventions(@Nullable ZkLockAcquisitionConvention lockAcquisition,
 			@Nullable ZkLockHoldConvention lockHold, @Nullable ZkLeaderOnlyConvention leaderOnly,
-			@Nullable ZkLeadershipTermConvention leadershipTerm, @Nullable ZkRefreshConvention refresh) {
+			@Nullable ZkLeadershipTermConvention leadershipTerm, @Nullable ZkRefreshConvention refresh,
+			@Nullable ZkPublishConvention publish) {
+
+		/** The conventions of the observations before {@code zk.config.publish}, its default for it. */
+		public Conventions(@Nullable ZkLockAcquisitionConvention lockAcquisition, @Nullable ZkLockHoldConvention lockHold,
+				@Nullable ZkLeaderOnlyConvention leaderOnly, @Nullable ZkLeadershipTermConvention leadershipTerm,
+				@Nullable ZkRefreshConvention refresh) {
+			this(lockAcquisition, lockHold, leaderOnly, leadershipTerm, refresh, null);
+		}
 
 		/** Every default. */
 		public static Conventions defaults() {
-			return new Conventions(null, null, null, null, null);
+			return new Conventions(null, null, null, null, null, null);
 		}
 
 	}

@@ -40,6 +40,8 @@ public final class ConfigCanaries {
 	volatile Runnable beforeWrite = () -> {
 	};
 
+	private volatile PublishInstrumentation instrumentation = PublishInstrumentation.NONE;
+
 	/** Canaries of the documents under a config root, with the instances' default size limit. */
 	public ConfigCanaries(CuratorFramework client, String root) {
 		this(client, root, ConfigDocuments.DEFAULT_MAX_BYTES);
@@ -52,6 +54,11 @@ public final class ConfigCanaries {
 		this.maxBytes = maxDocumentBytes;
 		this.publisher = new ConfigPublisher(client, this.root, maxDocumentBytes);
 		this.store = new HistoryStore(client, this.root, maxDocumentBytes);
+	}
+
+	/** Have each write (canary, promote, abort) seen by the application's observability, as a publisher's. */
+	public void setInstrumentation(PublishInstrumentation instrumentation) {
+		this.instrumentation = instrumentation;
 	}
 
 	/** Check a candidate as {@link ConfigPublisher#validate} does; returns its flat keys. */
@@ -74,6 +81,12 @@ public final class ConfigCanaries {
 	 * runs and {@code replace} is false, or when the canary node or the base moved while writing
 	 */
 	public Publication start(String context, byte[] candidate, List<String> instances, Change change,
+			boolean replace) throws Exception {
+		return this.instrumentation.observe("canary", context, change.dryRun(),
+				() -> startCanary(context, candidate, instances, change, replace));
+	}
+
+	private Publication startCanary(String context, byte[] candidate, List<String> instances, Change change,
 			boolean replace) throws Exception {
 		Map<String, String> after = this.publisher.validate(context, candidate);
 		List<String> ids = new ArrayList<>(new LinkedHashSet<>(instances));
@@ -142,6 +155,12 @@ public final class ConfigCanaries {
 	 */
 	public Publication promote(String context, String fleetPath, Change change, boolean force, boolean overwriteBase,
 			Consumer<Map<String, String>> check) throws Exception {
+		return this.instrumentation.observe("promote", context, change.dryRun(),
+				() -> promoteCanary(context, fleetPath, change, force, overwriteBase, check));
+	}
+
+	private Publication promoteCanary(String context, String fleetPath, Change change, boolean force,
+			boolean overwriteBase, Consumer<Map<String, String>> check) throws Exception {
 		Stat stat = new Stat();
 		ConfigCanary canary = running(context, stat);
 		byte[] candidate = canary.document().getBytes(StandardCharsets.UTF_8);
@@ -211,6 +230,10 @@ public final class ConfigCanaries {
 	 * @return the revision written
 	 */
 	public Revision abort(String context, Change change) throws Exception {
+		return this.instrumentation.observe("abort", context, false, () -> abortCanary(context, change));
+	}
+
+	private Revision abortCanary(String context, Change change) throws Exception {
 		Stat stat = new Stat();
 		ConfigCanary canary = running(context, stat);
 		ContextState state = this.store.read(context);

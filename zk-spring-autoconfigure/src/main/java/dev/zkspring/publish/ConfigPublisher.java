@@ -47,6 +47,8 @@ public final class ConfigPublisher {
 	volatile Runnable beforeWrite = () -> {
 	};
 
+	private volatile PublishInstrumentation instrumentation = PublishInstrumentation.NONE;
+
 	/** A publisher for documents under a config root, with the instances' default size limit. */
 	public ConfigPublisher(CuratorFramework client, String root) {
 		this(client, root, ConfigDocuments.DEFAULT_MAX_BYTES);
@@ -64,6 +66,14 @@ public final class ConfigPublisher {
 		ConfigLayout.metaRoot(this.root);
 		this.maxBytes = maxDocumentBytes;
 		this.store = new HistoryStore(client, this.root, maxDocumentBytes);
+	}
+
+	/**
+	 * Have each write (put, rollback, delete, import) seen by the application's observability (see
+	 * {@code ZkObservations#instrument(ConfigPublisher)}); reads and dry-run diffs are not writes.
+	 */
+	public void setInstrumentation(PublishInstrumentation instrumentation) {
+		this.instrumentation = instrumentation;
 	}
 
 	/** The contexts under the root, by name. */
@@ -127,11 +137,17 @@ public final class ConfigPublisher {
 	 * one the change expects). A document equal to the one in force writes nothing.
 	 */
 	public Publication put(String context, byte[] document, Change change) throws Exception {
-		return publish(context, document, change, "put");
+		return this.instrumentation.observe("put", context, change.dryRun(),
+				() -> publish(context, document, change, "put"));
 	}
 
 	/** Publish an earlier revision's document as a new revision, with the same compare-and-set. */
 	public Publication rollback(String context, long revision, Change change) throws Exception {
+		return this.instrumentation.observe("rollback", context, change.dryRun(),
+				() -> rollbackTo(context, revision, change));
+	}
+
+	private Publication rollbackTo(String context, long revision, Change change) throws Exception {
 		Revision earlier = revision(context, revision);
 		if (earlier.document() == null) {
 			throw new PublishException(PublishException.Reason.NOT_FOUND, "context '" + context + "': revision "
@@ -166,6 +182,10 @@ public final class ConfigPublisher {
 	 * history stays, and a rollback restores an earlier document. A context that does not exist writes nothing.
 	 */
 	public Publication delete(String context, Change change) throws Exception {
+		return this.instrumentation.observe("delete", context, change.dryRun(), () -> deleteNode(context, change));
+	}
+
+	private Publication deleteNode(String context, Change change) throws Exception {
 		ContextNames.check(context);
 		ContextState state = this.store.read(context);
 		Integer expected = change.expectedVersion();
@@ -262,7 +282,8 @@ public final class ConfigPublisher {
 	 * {@code CONFLICT} naming a context that moved since it was read
 	 */
 	public List<Publication> importFrom(Path dir, Change change) throws Exception {
-		return new DirectorySync(this, this.store, this.maxBytes, this.beforeWrite).importFrom(dir, change);
+		return this.instrumentation.observe("import", null, change.dryRun(),
+				() -> new DirectorySync(this, this.store, this.maxBytes, this.beforeWrite).importFrom(dir, change));
 	}
 
 }

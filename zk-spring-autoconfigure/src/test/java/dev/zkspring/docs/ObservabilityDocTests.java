@@ -54,11 +54,14 @@ import dev.zkspring.autoconfigure.ZkMetricsAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkObservationAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkQuartzAutoConfiguration;
 import dev.zkspring.autoconfigure.ZkRefreshAutoConfiguration;
+import dev.zkspring.config.ConfigLayout;
 import dev.zkspring.config.ZkConfigInitializer;
 import dev.zkspring.leader.LeaderOnly;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.lock.ZkLock;
 import dev.zkspring.observation.ZkObservationDocumentation;
+import dev.zkspring.publish.Change;
+import dev.zkspring.publish.ConfigPublisher;
 import dev.zkspring.refresh.RefreshScope;
 import dev.zkspring.test.ZooKeeperExtension;
 
@@ -67,7 +70,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * docs/observability.md's one table of meters and observations against the code: an application takes
- * locks, refreshes, refuses a document, leads, calls a {@code @LeaderOnly} method and runs a gated job,
+ * locks, refreshes, refuses a document, leads, calls a {@code @LeaderOnly} method, runs a gated job and
+ * publishes a document through its {@code ConfigPublisher},
  * and every {@code zk.*} meter its registry then holds must be a row with the tags the row names, every
  * row must have shown up, and every observation row must match {@link ZkObservationDocumentation}.
  */
@@ -107,6 +111,8 @@ class ObservabilityDocTests {
 					release.countDown();
 					holder.get(10, TimeUnit.SECONDS);
 					context.getBean(Reports.class).run();
+					context.getBean(ConfigPublisher.class).put("docs-published",
+							"{\"shop\":{\"greeting\":\"v1\"}}".getBytes(StandardCharsets.UTF_8), Change.by("docs", null));
 					Scheduler scheduler = context.getBean(Scheduler.class);
 					await().atMost(Duration.ofSeconds(20)).until(scheduler::isStarted);
 					scheduler.triggerJob(JobKey.jobKey("docs"));
@@ -131,6 +137,7 @@ class ObservabilityDocTests {
 			finally {
 				threads.shutdownNow();
 				writer.delete().deletingChildrenIfNeeded().forPath("/config");
+				writer.delete().deletingChildrenIfNeeded().forPath(ConfigLayout.metaRoot("/config"));
 			}
 		}
 		Set<String> shown = new TreeSet<>();

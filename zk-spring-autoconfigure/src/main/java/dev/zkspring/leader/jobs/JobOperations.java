@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -57,6 +58,9 @@ public final class JobOperations {
 
 	/** Which election runs each job, and the consumers of their requests. */
 	private final JobLeaders leaders;
+
+	/** The asker's trace context fields, carried in each request (none without tracing). */
+	private volatile Supplier<Map<String, String>> traceContext = Map::of;
 
 	/** Whether a gate holds a job now: its election does not lead here (leader groups). */
 	private volatile Predicate<JobKey> held = (job) -> false;
@@ -122,6 +126,11 @@ public final class JobOperations {
 	/** The leader group of a job, or {@code null} for the application's own election. */
 	public @Nullable String leaderGroupOf(JobKey job) {
 		return this.leaders.leaderGroupOf(job);
+	}
+
+	/** Carry the asker's trace context (its propagation fields) in each request, so the run continues its trace. */
+	public void traceContext(Supplier<Map<String, String>> fields) {
+		this.traceContext = fields;
 	}
 
 	/** With leader groups: whether a gate holds a job now; set before the scheduler first starts. */
@@ -278,7 +287,7 @@ public final class JobOperations {
 			return noLeader;
 		}
 		try {
-			String node = this.requests.submit(action, job, this.election.participantId());
+			String node = this.requests.submit(action, job, this.election.participantId(), this.traceContext.get());
 			return this.requests.await(node, this.requestTimeout, job);
 		}
 		catch (Exception ex) {

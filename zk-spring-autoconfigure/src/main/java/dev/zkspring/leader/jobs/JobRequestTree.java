@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -28,6 +29,8 @@ public final class JobRequestTree {
 
 	private final JobRequests requests;
 
+	private volatile Supplier<Map<String, String>> traceContext = Map::of;
+
 	/**
 	 * Requests to the jobs of one election.
 	 * @param client a started client
@@ -37,6 +40,11 @@ public final class JobRequestTree {
 		this.client = client;
 		this.latchPath = latchPath;
 		this.requests = new JobRequests(client, latchPath);
+	}
+
+	/** Carry the asker's trace context (its propagation fields) in each request, so the run continues its trace. */
+	public void traceContext(Supplier<Map<String, String>> fields) {
+		this.traceContext = fields;
 	}
 
 	/**
@@ -56,7 +64,7 @@ public final class JobRequestTree {
 			return new JobAnswer(JobAnswer.Status.NO_LEADER, "No instance takes part in the election " + this.latchPath
 					+ " now: nothing was done to " + job + ".");
 		}
-		String node = this.requests.submit(action, job, from);
+		String node = this.requests.submit(action, job, from, this.traceContext.get());
 		return this.requests.await(node, timeout, job);
 	}
 

@@ -2,6 +2,8 @@ package dev.zkspring.leader.jobs;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -17,7 +19,8 @@ import dev.zkspring.leader.JobAnswer;
 /**
  * The znodes of job operations beside the group's latch node, under {@code {latch}.jobs}:
  * {@code requests/r-{seq}} (a run, pause or resume any instance asks for, data
- * {@code action\ngroup\nname\nfrom}), {@code answers/r-{seq}} (created by the leader in the transaction
+ * {@code action\ngroup\nname\nfrom}, then the asker's trace context, one {@code field=value} line per
+ * propagation field, when it asked inside a trace), {@code answers/r-{seq}} (created by the leader in the transaction
  * that deletes the request, so each request is consumed once), {@code paused/{group.name}} (jobs an
  * operator paused, read by each new leader) and {@code history/{group.name}/run-{seq}}. With
  * credentials, the tree is creator-only, so nobody without them can plant a request.
@@ -45,8 +48,13 @@ final class JobRequests {
 		this.history = this.root + "/history";
 	}
 
-	/** A request read from its znode. */
-	record Request(String node, int version, String action, JobKey job, String from) {
+	/** At most this many trace context fields, each line at most this long, are read from a request. */
+	static final int TRACE_FIELDS = 8;
+
+	static final int TRACE_LINE = 512;
+
+	/** A request read from its znode; {@code trace}: the asker's trace context fields (empty without). */
+	record Request(String node, int version, String action, JobKey job, String from, Map<String, String> trace) {
 
 		String answerNode(String answers) {
 			return answers + this.node.substring(this.node.lastIndexOf('/'));
@@ -61,12 +69,24 @@ final class JobRequests {
 		OwnedPaths.ensure(this.client, this.history);
 	}
 
-	/** Create a request; the path of its znode. */
-	String submit(String action, JobKey job, String from) throws Exception {
+	/**
+	 * Create a request; the path of its znode.
+	 * @param trace the asker's trace context fields (a W3C {@code traceparent}, say), so the leader's run
+	 * continues the asker's trace; empty for none. Fields that would not read back as one line are left out.
+	 */
+	String submit(String action, JobKey job, String from, Map<String, String> trace) throws Exception {
 		ensure();
-		String data = action + "\n" + job.getGroup() + "\n" + job.getName() + "\n" + from;
+		StringBuilder data = new StringBuilder(action + "\n" + job.getGroup() + "\n" + job.getName() + "\n" + from);
+		trace.entrySet().stream().limit(TRACE_FIELDS).forEach((field) -> {
+			String line = field.getKey() + "=" + field.getValue();
+			if (!field.getKey().isEmpty() && field.getKey().indexOf('=') < 0 && line.indexOf('\n') < 0
+					&& line.length() <= TRACE_LINE) {
+				data.append('\n').append(line);
+			}
+		});
+		String text = data.toString();
 		return this.client.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-			.forPath(this.requests + "/r-", data.getBytes(StandardCharsets.UTF_8));
+			.forPath(this.requests + "/r-", text.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/**
@@ -125,10 +145,22 @@ final class JobRequests {
 		}
 		String[] lines = new String(data, StandardCharsets.UTF_8).split("\n", -1);
 		if (lines.length < 3) {
-			return new Request(node, stat.getVersion(), "", JobKey.jobKey("?", "?"), "?");
+			return new Request(node, stat.getVersion(), "", JobKey.jobKey("?", "?"), "?", Map.of());
 		}
 		return new Request(node, stat.getVersion(), lines[0], JobKey.jobKey(lines[2], lines[1]),
-				(lines.length > 3) ? lines[3] : "?");
+				(lines.length > 3) ? lines[3] : "?", trace(lines));
+	}
+
+	/** The trace context lines after the first four, bounded; a request without them (an older asker's) has none. */
+	private static Map<String, String> trace(String[] lines) {
+		Map<String, String> trace = new LinkedHashMap<>();
+		for (int i = 4; i < lines.length && trace.size() < TRACE_FIELDS; i++) {
+			int equals = lines[i].indexOf('=');
+			if (equals > 0 && lines[i].length() <= TRACE_LINE) {
+				trace.put(lines[i].substring(0, equals), lines[i].substring(equals + 1));
+			}
+		}
+		return trace;
 	}
 
 	String pausedNode(JobKey job) {

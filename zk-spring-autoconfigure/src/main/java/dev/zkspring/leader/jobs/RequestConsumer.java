@@ -14,12 +14,14 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.jspecify.annotations.Nullable;
+import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 
 import dev.zkspring.leader.JobAnswer;
+import dev.zkspring.leader.LeaderJobs;
 import dev.zkspring.leader.ZkLeaderElection;
 import dev.zkspring.leader.jobs.JobRequests.Request;
 import dev.zkspring.leader.term.LeaderRecords;
@@ -134,7 +136,10 @@ final class RequestConsumer {
 			TriggerKey key = TriggerKey.triggerKey(request.node().substring(request.node().lastIndexOf('/') + 1), RUN_GROUP);
 			this.runs.put(key, request);
 			try {
-				scheduler.scheduleJob(TriggerBuilder.newTrigger().withIdentity(key).forJob(request.job()).startNow().build());
+				scheduler.scheduleJob(TriggerBuilder.newTrigger().withIdentity(key).forJob(request.job())
+					.usingJobData(trace(request))
+					.startNow()
+					.build());
 			}
 			catch (Exception ex) {
 				this.runs.remove(key);
@@ -144,6 +149,13 @@ final class RequestConsumer {
 		else {
 			pauseOrResume(request, scheduler, leader);
 		}
+	}
+
+	/** The asker's trace context, for the run's observation to continue (LeaderJobs.TRACE_PREFIX). */
+	private static JobDataMap trace(Request request) {
+		JobDataMap data = new JobDataMap();
+		request.trace().forEach((field, value) -> data.put(LeaderJobs.TRACE_PREFIX + field, value));
+		return data;
 	}
 
 	private void pauseOrResume(Request request, Scheduler scheduler, String leader) throws Exception {
