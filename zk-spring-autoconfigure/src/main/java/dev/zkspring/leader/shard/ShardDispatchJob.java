@@ -40,7 +40,11 @@ final class ShardDispatchJob implements Job {
 		if (context.isRecovering() && data.containsKey(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS)) {
 			trigger = data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_GROUP) + "."
 					+ data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_NAME);
-			fireTime = Long.parseLong(data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS));
+			// the fire time the lost dispatch stood for is the scheduled one (the actual firing is a few ms later):
+			// under any other name the recovery would write a second dispatch and run every shard again
+			String scheduled = data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS);
+			fireTime = Long.parseLong((scheduled != null) ? scheduled
+					: data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS));
 		}
 		try {
 			// a deposed leader writes no dispatch (the fire time was fenced already; this spares a stale owner list)
