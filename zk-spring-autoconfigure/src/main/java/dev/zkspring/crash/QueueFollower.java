@@ -21,12 +21,15 @@ import dev.zkspring.client.PeerWatch;
  * leader is acted on by exactly one survivor and a dead member of the line is cleared too. Reads the
  * line again only when the node ahead or our own node goes (a watch on each, not on the line: a member
  * joining or leaving elsewhere in the line wakes nobody but the one behind it, so a change of membership
- * costs a few requests whatever the line's length), or while we are not in line yet (then the line is
- * watched until our node shows); runs on the detector's one thread.
+ * costs a few requests whatever the line's length), or while we are not in line (then every 200 ms until
+ * our node shows: the latch may name its node only after the line changed); runs on the detector's one
+ * thread.
  */
 final class QueueFollower implements PeerWatch.Watching {
 
 	private static final int SEQUENCE_LENGTH = 10;
+
+	private static final long NOT_IN_LINE_POLL_MS = 200;
 
 	private static final Comparator<String> BY_SEQUENCE = Comparator
 		.comparing((String name) -> (name.length() >= SEQUENCE_LENGTH) ? name.substring(name.length() - SEQUENCE_LENGTH) : name);
@@ -92,12 +95,10 @@ final class QueueFollower implements PeerWatch.Watching {
 			List<String> sorted = children.stream().sorted(BY_SEQUENCE).toList();
 			int at = sorted.indexOf(ZKPaths.getNodeFromPath(ours));
 			if (at < 0) {
-				// our node is not in line (yet, or any more): wake when the line changes
+				// our node is not in line (being created, or created again after it went) and the latch may name
+				// it only after the line changed: look again shortly rather than wait for a change of the line
 				follow(null, 0);
-				if (this.client.getChildren().usingWatcher(this.changed).forPath(this.parent)
-					.contains(ZKPaths.getNodeFromPath(ours))) {
-					refreshSoon();
-				}
+				this.executor.schedule(this::refresh, NOT_IN_LINE_POLL_MS, TimeUnit.MILLISECONDS);
 				return;
 			}
 			// our node going (the latch left the line or joins it again) means a new place in line
