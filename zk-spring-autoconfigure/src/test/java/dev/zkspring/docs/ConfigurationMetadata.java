@@ -32,6 +32,8 @@ final class ConfigurationMetadata {
 			Path.of("src/main/java/dev/zkspring/observation/DefaultZkLeaderOnlyConvention.java"),
 			Path.of("src/main/java/dev/zkspring/observation/DefaultZkLeadershipTermConvention.java"),
 			Path.of("src/main/java/dev/zkspring/observation/DefaultZkRefreshConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/DefaultZkPublishConvention.java"),
+			Path.of("src/main/java/dev/zkspring/observation/ZkObservationDocumentation.java"),
 			Path.of("src/main/java/dev/zkspring/leader/LeaderJobs.java"), Path.of("src/main/java/dev/zkspring/leader/ShardContext.java"),
 			Path.of("src/main/java/dev/zkspring/autoconfigure/ZkCrashDetectionAutoConfiguration.java"));
 

@@ -36,6 +36,10 @@ class DocsPropertiesTests {
 				Matcher name = NAME.matcher(lines[i]);
 				while (name.find()) {
 					String found = name.group().replaceAll("[.-]+$", "");
+					if (found.endsWith("]") && !found.contains("[")) {
+						// a name in Boot's bracket notation for a map key: "[zk.lock.acquisition]"
+						found = found.substring(0, found.length() - 1);
+					}
 					named++;
 					if (!other.contains(found) && !ConfigurationMetadata.names(properties, found)) {
 						unknown.add(DocsFiles.name(page) + ":" + (i + 1) + ": " + found);

@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
@@ -27,8 +26,7 @@ public final class ShardEntryRules {
 		Map<String, String> refusals = new TreeMap<>();
 		Map<String, ShardSettings.Entry> entries;
 		try {
-			entries = new Binder(new MapConfigurationPropertySource(properties))
-				.bind(ShardSettings.PREFIX, Bindable.mapOf(String.class, ShardSettings.Entry.class)).orElse(Map.of());
+			entries = ShardSettings.bind(new Binder(new MapConfigurationPropertySource(properties)));
 		}
 		catch (BindException ex) {
 			refusals.put(ex.getName().toString(), ex.getName() + " could not be bound: every job would keep its shards");

@@ -58,7 +58,7 @@ final class ShardSettings {
 	synchronized void refresh() {
 		Map<String, Entry> bound;
 		try {
-			bound = Binder.get(this.environment).bind(PREFIX, Bindable.mapOf(String.class, Entry.class)).orElse(Map.of());
+			bound = bind(Binder.get(this.environment));
 		}
 		catch (BindException ex) {
 			logger.warn("Refused the change to " + PREFIX + " for sharded jobs: " + ex.getName()
@@ -109,6 +109,47 @@ final class ShardSettings {
 		return this.refusals.entrySet().stream()
 			.filter((e) -> e.getKey().equalsIgnoreCase(PREFIX + "." + jobName))
 			.map(Map.Entry::getValue).findFirst().orElse(null);
+	}
+
+	/**
+	 * Every job's entry under {@link #PREFIX}; {@code shard-parameters} given as a map (YAML's
+	 * {@code shard-parameters: {0: Beijing}}, or {@code shard-parameters.0=Beijing}) is read as the text form
+	 * {@code 0=Beijing}, so neither form is ever dropped in silence.
+	 * @throws BindException when an entry cannot be bound
+	 */
+	static Map<String, Entry> bind(Binder binder) {
+		Map<String, Entry> bound = binder.bind(PREFIX, Bindable.mapOf(String.class, Entry.class)).orElse(Map.of());
+		Map<String, String> flat = binder.bind(PREFIX, Bindable.mapOf(String.class, String.class)).orElse(Map.of());
+		Map<String, Entry> entries = new LinkedHashMap<>();
+		bound.forEach((name, entry) -> {
+			String fromMap = (entry.shardParameters() == null) ? mapForm(name, flat) : null;
+			entries.put(name, (fromMap != null) ? new Entry(entry.shards(), fromMap) : entry);
+		});
+		return entries;
+	}
+
+	/** The map form of a job's {@code shard-parameters} as {@code index=parameter,...}, or {@code null}. */
+	private static @Nullable String mapForm(String name, Map<String, String> flat) {
+		Map<String, String> items = new TreeMap<>();
+		flat.forEach((key, value) -> {
+			String rest = null;
+			if (key.regionMatches(true, 0, name + ".", 0, name.length() + 1)) {
+				rest = key.substring(name.length() + 1);
+			}
+			else if (key.regionMatches(true, 0, "[" + name + "].", 0, name.length() + 3)) {
+				rest = key.substring(name.length() + 3);
+			}
+			if (rest == null) {
+				return;
+			}
+			String canonical = rest.toLowerCase(java.util.Locale.ROOT).replace("-", "").replace("_", "");
+			if (canonical.startsWith("shardparameters.") || canonical.startsWith("shardparameters[")) {
+				String index = canonical.substring("shardparameters".length()).replace(".", "").replace("[", "")
+					.replace("]", "");
+				items.put(index, index + "=" + value);
+			}
+		});
+		return items.isEmpty() ? null : String.join(",", items.values());
 	}
 
 	/**

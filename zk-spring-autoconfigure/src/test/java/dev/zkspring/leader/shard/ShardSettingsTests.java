@@ -43,6 +43,37 @@ class ShardSettingsTests {
 	}
 
 	@Test
+	void parametersGivenAsAMapAreReadAsTheTextForm() {
+		// YAML's shard-parameters: {0: Beijing, 1: Shanghai}, a properties file's shard-parameters.0=..., and the
+		// bracket form all mean the same; before, a map was dropped in silence (the job ran with no parameters)
+		for (String[] names : List.of(new String[] { ".shard-parameters.0", ".shard-parameters.1" },
+				new String[] { ".shard-parameters[0]", ".shard-parameters[1]" })) {
+			MockEnvironment environment = new MockEnvironment().withProperty(KEY + ".shards", "2")
+				.withProperty(KEY + names[0], "Beijing")
+				.withProperty(KEY + names[1], "Shanghai");
+			ShardSettings settings = new ShardSettings(environment);
+			settings.refresh();
+			assertThat(settings.refusal("report")).isNull();
+			assertThat(List.of(settings.of("report").parameter(0), settings.of("report").parameter(1)))
+				.containsExactly("Beijing", "Shanghai");
+		}
+	}
+
+	@Test
+	void aMapOfParametersIsRefusedByTheSameRulesAsTheTextForm() {
+		MockEnvironment environment = new MockEnvironment().withProperty(KEY + ".shards", "2")
+			.withProperty(KEY + ".shard-parameters.0", "a")
+			.withProperty(KEY + ".shard-parameters.5", "Secret");
+		ShardSettings settings = new ShardSettings(environment);
+		settings.refresh();
+		assertThat(settings.of("report")).isNull();
+		assertThat(settings.refusal("report")).startsWith(KEY + ".shard-parameters entry").contains("outside")
+			.doesNotContain("Secret");
+		assertThat(ShardEntryRules.refusals(Map.of(KEY + ".shards", "2", KEY + ".shard-parameters.5", "Secret")))
+			.containsOnlyKeys(KEY + ".shard-parameters");
+	}
+
+	@Test
 	void aRefusedChangeKeepsTheSettingsInForceAndAValidOneReplacesThem() {
 		MockEnvironment environment = new MockEnvironment().withProperty(KEY + ".shards", "3")
 			.withProperty(KEY + ".shard-parameters", "0=a");
