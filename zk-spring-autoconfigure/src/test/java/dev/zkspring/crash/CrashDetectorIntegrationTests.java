@@ -1,19 +1,13 @@
 package dev.zkspring.crash;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,14 +32,8 @@ class CrashDetectorIntegrationTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private final List<AutoCloseable> closing = new ArrayList<>();
-
-	@AfterEach
-	void closeAll() throws Exception {
-		for (int i = this.closing.size() - 1; i >= 0; i--) {
-			this.closing.get(i).close();
-		}
-	}
+	@RegisterExtension
+	final Closing closing = new Closing();
 
 	@Test
 	void aHolderWhoseListenerClosesAndListensAgainIsNotTakenForDead() throws Exception {
@@ -95,19 +83,7 @@ class CrashDetectorIntegrationTests {
 	}
 
 	private CuratorFramework client(String digest) throws InterruptedException {
-		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(zk.connectString())
-			.sessionTimeoutMs(10_000)
-			.connectionTimeoutMs(5_000)
-			.retryPolicy(new ExponentialBackoffRetry(100, 3));
-		if (digest != null) {
-			builder.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
-		}
-		CuratorFramework client = builder.build();
-		client.start();
-		this.closing.add(client);
-		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-		return client;
+		return this.closing.client(zk.connectString(), 10_000, digest);
 	}
 
 	/** A holder of {@link #KEY} and a waiter for it, whose detector watches the holder. */

@@ -5,14 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,14 +30,8 @@ class QueueFollowerTests {
 	@RegisterExtension
 	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-	private final List<AutoCloseable> closing = new ArrayList<>();
-
-	@AfterEach
-	void closeAll() throws Exception {
-		for (int i = this.closing.size() - 1; i >= 0; i--) {
-			this.closing.get(i).close();
-		}
-	}
+	@RegisterExtension
+	final Closing closing = new Closing();
 
 	@Test
 	void aMemberLeavingBehindDoesNotWakeTheFollowerAndTheOneAheadLeavingMovesIt() throws Exception {
@@ -106,12 +96,7 @@ class QueueFollowerTests {
 	}
 
 	private CuratorFramework client() throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.newClient(zk.connectString(), 10_000, 5_000,
-				new ExponentialBackoffRetry(100, 3));
-		client.start();
-		this.closing.add(client);
-		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-		return client;
+		return this.closing.client(zk.connectString(), 10_000, null);
 	}
 
 }
