@@ -1,0 +1,122 @@
+package dev.zkspring.autoconfigure;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.zkspring.client.ZkConnectionStateChangedEvent;
+import dev.zkspring.client.ZkConnectionStateEventPublisher;
+import dev.zkspring.test.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A connection-state change while the context is still creating its beans: published from Curator's
+ * thread, it made the context create listener beans there, racing the starting thread (CI saw the crash
+ * detector's own startup error replaced by "Requested bean is currently in creation").
+ */
+class ZkConnectionStateEventsAtStartupTests {
+
+	@RegisterExtension
+	static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+	@Test
+	void aChangeDuringStartupReachesListenersInOrderOnTheStartingThreadOnceTheBeansExist() {
+		Thread starting = Thread.currentThread();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
+			.withUserConfiguration(SessionLostWhileStarting.class)
+			.withPropertyValues(zk.connectProperty())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Recorder recorder = context.getBean(Recorder.class);
+				assertThat(recorder.createdOn).isSameAs(starting);
+				assertThat(recorder.states).containsSubsequence(ConnectionState.LOST, ConnectionState.RECONNECTED);
+				assertThat(recorder.threads).containsOnly(starting);
+			});
+	}
+
+	@Test
+	void aChangeAfterStartupIsPublishedAtOnceFromCuratorsThread() throws Exception {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
+			.withBean(Recorder.class)
+			.withPropertyValues(zk.connectProperty())
+			.run((context) -> {
+				Recorder recorder = context.getBean(Recorder.class);
+				int before = recorder.states.size();
+				awaitReconnectAfterExpiry(context.getBean(CuratorFramework.class));
+				assertThat(recorder.states.subList(before, recorder.states.size()))
+					.containsSubsequence(ConnectionState.LOST, ConnectionState.RECONNECTED);
+				assertThat(recorder.threads.subList(before, recorder.threads.size()))
+					.allSatisfy((thread) -> assertThat(thread.getName()).startsWith("Curator-ConnectionStateManager"));
+			});
+	}
+
+	/**
+	 * Curator delivers to its listeners in order on one thread, so once a listener added after the
+	 * publisher's has seen RECONNECTED, the publisher has handled LOST and RECONNECTED.
+	 */
+	static void awaitReconnectAfterExpiry(CuratorFramework client) throws Exception {
+		CountDownLatch reconnected = new CountDownLatch(1);
+		ConnectionStateListener witness = (c, state) -> {
+			if (state == ConnectionState.RECONNECTED) {
+				reconnected.countDown();
+			}
+		};
+		client.getConnectionStateListenable().addListener(witness);
+		try {
+			ZooKeeperExtension.injectSessionExpiration(client);
+			assertThat(reconnected.await(20, TimeUnit.SECONDS)).as("reconnected after the session expired").isTrue();
+		}
+		finally {
+			client.getConnectionStateListenable().removeListener(witness);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SessionLostWhileStarting {
+
+		/** Created before the recorder: the session is lost and regained while this bean is made. */
+		@Bean
+		String sessionLostWhileStarting(CuratorFramework client, ZkConnectionStateEventPublisher publisher)
+				throws Exception {
+			awaitReconnectAfterExpiry(client);
+			return "lost and regained";
+		}
+
+		@Bean
+		Recorder recorder() {
+			return new Recorder();
+		}
+
+	}
+
+	static class Recorder implements ApplicationListener<ZkConnectionStateChangedEvent> {
+
+		final Thread createdOn = Thread.currentThread();
+
+		final List<ConnectionState> states = new CopyOnWriteArrayList<>();
+
+		final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onApplicationEvent(ZkConnectionStateChangedEvent event) {
+			this.threads.add(Thread.currentThread());
+			this.states.add(event.getState());
+		}
+
+	}
+
+}
