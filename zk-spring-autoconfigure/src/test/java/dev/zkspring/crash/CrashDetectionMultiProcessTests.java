@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,14 +64,7 @@ class CrashDetectionMultiProcessTests {
 		ZkLeaderElection successor = follower.successor();
 		assertThat(successor.isLeader()).isFalse();
 
-		long killed = kill();
-		await().atMost(Duration.ofMillis(sessionTimeoutMs)).pollInterval(Duration.ofMillis(2)).until(successor::isLeader);
-		long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-
-		System.out.println("kill -9 of the leader -> successor leads: " + tookMs + " ms (session timeout "
-				+ sessionTimeoutMs + " ms)");
-		assertThat(tookMs).as("failover after kill -9, ms, with a %d ms session", sessionTimeoutMs)
-			.isLessThan(sessionTimeoutMs / 4);
+		killAndAwait("the leader -> successor leads", sessionTimeoutMs, successor::isLeader);
 		assertThat(detector.deathsDetected()).isEqualTo(1);
 		await().atMost(Duration.ofSeconds(5)).until(() -> detector.sessionsEnded() == 1);
 	}
@@ -86,15 +80,7 @@ class CrashDetectionMultiProcessTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> leader.participants().size() == 2);
 		awaitWatching(detector, "CONNECTED");
 
-		long killed = kill();
-		await().atMost(Duration.ofMillis(sessionTimeoutMs)).pollInterval(Duration.ofMillis(2))
-			.until(() -> leader.participants().size() == 1);
-		long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-
-		System.out.println("kill -9 of the last in line -> its latch node gone: " + tookMs + " ms (session timeout "
-				+ sessionTimeoutMs + " ms)");
-		assertThat(tookMs).as("last member cleared after kill -9, ms, with a %d ms session", sessionTimeoutMs)
-			.isLessThan(sessionTimeoutMs / 4);
+		killAndAwait("the last in line -> its latch node gone", sessionTimeoutMs, () -> leader.participants().size() == 1);
 		assertThat(detector.deathsDetected()).isEqualTo(1);
 		assertThat(leader.isLeader()).isTrue();
 	}
@@ -178,6 +164,17 @@ class CrashDetectionMultiProcessTests {
 			.redirectErrorStream(true)
 			.start();
 		return ChildJvms.awaitReady(this.peer, "the peer's JVM");
+	}
+
+	/** SIGKILL the peer, then wait for {@code done}: within a quarter of the session timeout, printed. */
+	private void killAndAwait(String what, int sessionTimeoutMs, Callable<Boolean> done)
+			throws Exception {
+		long killed = kill();
+		await().atMost(Duration.ofMillis(sessionTimeoutMs)).pollInterval(Duration.ofMillis(2)).until(done);
+		long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+		System.out.println("kill -9 of " + what + ": " + tookMs + " ms (session timeout " + sessionTimeoutMs + " ms)");
+		assertThat(tookMs).as("kill -9 of %s, ms, with a %d ms session", what, sessionTimeoutMs)
+			.isLessThan(sessionTimeoutMs / 4);
 	}
 
 	/** SIGKILL the peer; the moment it was sent (nanoTime). */
