@@ -1,5 +1,6 @@
 package dev.zkspring.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +15,8 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 
+import dev.zkspring.lock.ZkLockTemplate;
+
 /**
  * Issue 44's overhead row: an uncontended {@code @ZkLock} in an application whose {@link ObservationRegistry}
  * carries a meter handler on a meter registry and a tracing handler, divided by the same application
@@ -27,7 +30,11 @@ final class ObservationBenchmark {
 	/** Between two calls in the second table: the server is idle again when a call starts. */
 	private static final Duration PAUSE = Duration.ofMillis(3);
 
-	static final String BOTH = "zk-spring @ZkLock, registry with meter + tracing handlers";
+	static final String BOTH = "zk-spring @ZkLock, registry with meter + SimpleTracer handlers";
+
+	static final String BOOT_SAMPLED = "zk-spring @ZkLock, Boot's registry: meter + OpenTelemetry tracing, every trace sampled";
+
+	static final String BOOT_DEFAULT = "zk-spring @ZkLock, Boot's registry: meter + OpenTelemetry tracing, Boot's default sampling (0.1)";
 
 	private final Clients clients;
 
@@ -45,56 +52,62 @@ final class ObservationBenchmark {
 		this.report.section("Observation overhead",
 				"Issue 44: the uncontended row's shape (one client per application, a key per contender, acquire then "
 						+ "release) for `@ZkLock` in applications that differ only in their `ObservationRegistry` bean: "
-						+ "none (zk-spring observes nothing), or one whose handlers are Micrometer's "
-						+ "`DefaultMeterObservationHandler` on a `SimpleMeterRegistry` (a timer and a long task timer per "
-						+ "observation) and Micrometer Tracing's `DefaultTracingObservationHandler` on the test tracer "
-						+ "`SimpleTracer` (a span per observation, kept in memory; no other tracer is offline here), as "
-						+ "Boot registers them with actuator and tracing. Each call makes two observations, the wait "
+						+ "none (zk-spring observes nothing), or a registry with handlers. **Boot's registry** rows: the "
+						+ "registry Spring Boot 4.1 builds with actuator and Micrometer Tracing's OpenTelemetry bridge, "
+						+ "with its defaults (`BootObservationRegistry`): `DefaultMeterObservationHandler` on a "
+						+ "`SimpleMeterRegistry` (a timer and a long task timer per observation) wrapped in "
+						+ "`TracingAwareMeterObservationHandler`, and the propagating and default tracing handlers over "
+						+ "`OtelTracer` on an OpenTelemetry SDK tracer provider with a `BatchSpanProcessor` (its exporter "
+						+ "drops the spans), the MDC event listeners on; sampled at Boot's default probability (0.1) or "
+						+ "every trace (1.0). **SimpleTracer** rows (as measured before): the same meter handler, unwrapped, "
+						+ "and `DefaultTracingObservationHandler` on Micrometer Tracing's test tracer `SimpleTracer` (a span "
+						+ "per observation, kept in memory). Each call makes two observations, the wait "
 						+ "(`zk.lock.acquisition`) and the hold (`zk.lock.holding`). Operations are interleaved one by one "
 						+ "across the contenders (the order rotating), so the machine's drift falls on all alike. "
 						+ "Goal: ≤ 1.05×.");
+		List<AutoCloseable> closing = new ArrayList<>();
 		Map<String, Supplier<ObservationRegistry>> registries = new LinkedHashMap<>();
 		registries.put(WITHOUT, null);
+		registries.put(BOOT_SAMPLED, () -> BootObservationRegistry.withOpenTelemetry(1.0, closing));
+		registries.put(BOOT_DEFAULT, () -> BootObservationRegistry.withOpenTelemetry(0.1, closing));
 		registries.put(BOTH, () -> registry(true, true));
 		registries.put("zk-spring @ZkLock, registry with the meter handler only", () -> registry(true, false));
-		registries.put("zk-spring @ZkLock, registry with the tracing handler only", () -> registry(false, true));
+		registries.put("zk-spring @ZkLock, registry with the SimpleTracer handler only", () -> registry(false, true));
 		registries.put("zk-spring @ZkLock, registry with no handler", () -> registry(false, false));
 		List<Contender> contenders = new ArrayList<>();
-		List<AutoCloseable> closing = new ArrayList<>();
+		Map<String, ZkLockTemplate> templates = new LinkedHashMap<>();
 		String scenario = "Uncontended @ZkLock acquire + release, calls back to back";
 		try {
-			registries.forEach((name, registry) -> open(scenario, ZkSpringLocks.annotation(name, registry), contenders, closing));
+			registries.forEach((name, registry) -> open(scenario,
+					ZkSpringLocks.annotation(name, registry, (template) -> templates.put(name, template)), contenders,
+					closing));
 			open(scenario, LockLibrary.RAW_CURATOR, contenders, closing);
 			table(scenario, contenders, 0);
+			ObservationGap.GcCount gc = ObservationGap.GcCount.now();
 			table("Uncontended @ZkLock acquire + release, " + PAUSE.toMillis() + " ms between calls (not timed)",
 					contenders, PAUSE.toNanos());
+			this.report.note("Back to back, a call's create reaches the server while the previous call's delete (sent, "
+					+ "not awaited) is in its fsync: a create sent at once joins that fsync, one sent a few µs later "
+					+ "waits for the next, so a few µs of work before the create can cost a whole fsync. With a pause "
+					+ "between calls, as calls in an application usually are, the server is idle when each call starts "
+					+ "and the rows differ by the observations' own cost.");
+			this.report.note("Garbage collection during the " + PAUSE.toMillis() + " ms table: " + gc.since() + ".");
+			stamp("the gap's pass");
+			new ObservationGap(this.harness.settings(), PAUSE).run(contenders, templates, this.report);
+			stamp("the observations alone");
+			this.report.note(ObservationCost.describe(registries, this.harness.settings().quick(), PAUSE));
 		}
 		finally {
 			for (AutoCloseable c : closing) {
 				c.close();
 			}
 		}
-		this.report.note("Back to back, a call's create reaches the server while the previous call's delete (sent, "
-				+ "not awaited) is in its fsync: a create sent at once joins that fsync, one sent a few µs later waits "
-				+ "for the next, so a few µs of work before the create can cost a whole fsync. With a pause between "
-				+ "calls, as calls in an application usually are, the server is idle when each call starts and the "
-				+ "rows differ by the observations' own cost.");
-		StringBuilder alone = new StringBuilder("Where the time goes: the same two observations with no lock and no "
-				+ "ZooKeeper (zk-spring's contexts and default conventions, started, stopped and the hold's scope opened "
-				+ "and closed, as a `@ZkLock` call makes them), timed on one thread, per call:");
-		registries.forEach((name, registry) -> {
-			if (registry != null) {
-				alone.append(String.format(java.util.Locale.ROOT, " %s %.1f µs;",
-						name.substring(name.indexOf("registry with") + "registry with ".length()),
-						ObservationCost.perCall(registry.get(), this.harness.settings().quick()) / 1_000.0));
-			}
-		});
-		this.report.note(alone.toString().replaceAll(";$", "."));
 	}
 
 	/** Samples one operation per contender in turn, the order rotating, optionally pausing (untimed) between them. */
 	private void table(String scenario, List<Contender> contenders, long pauseNanos) throws Exception {
 		Settings settings = this.harness.settings();
+		stamp(scenario);
 		for (int i = 0; i < settings.warmupOps(); i++) {
 			for (Contender contender : contenders) {
 				contender.op();
@@ -130,6 +143,11 @@ final class ObservationBenchmark {
 			.replace("floor", "no registry").replace("p50:", "p50 (the ratio's spread):"));
 	}
 
+	/** On standard output with the JVM's uptime, to set beside -Xlog:gc and -XX:+PrintCompilation lines. */
+	static void stamp(String phase) {
+		System.out.println("[observation] " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms: " + phase);
+	}
+
 	private static void pause(long nanos) {
 		if (nanos > 0) {
 			LockSupport.parkNanos(nanos);
@@ -153,7 +171,7 @@ final class ObservationBenchmark {
 		}
 	}
 
-	/** A registry as Boot builds one with actuator and Micrometer Tracing: both handlers see every observation. */
+	/** The SimpleTracer rows' registry: the meter handler and the tracing handler on the test tracer, unwrapped. */
 	private static ObservationRegistry registry(boolean meters, boolean tracing) {
 		ObservationRegistry registry = ObservationRegistry.create();
 		if (meters) {

@@ -1,5 +1,12 @@
 package dev.zkspring.benchmarks;
 
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -21,6 +28,39 @@ final class ObservationCost {
 	private ObservationCost() {
 	}
 
+	/**
+	 * The note on where the time goes: per registry, the two observations' cost per call in a hot loop and
+	 * when each call comes after a pause (as in the paused table, without ZooKeeper or the other contenders).
+	 */
+	static String describe(Map<String, Supplier<ObservationRegistry>> registries, boolean quick, Duration pause) {
+		StringBuilder text = new StringBuilder("Where the time goes: the same two observations with no lock and no "
+				+ "ZooKeeper (zk-spring's contexts and default conventions, started, stopped and the hold's scope opened "
+				+ "and closed, as a `@ZkLock` call makes them), timed on one thread, per call, in a hot loop / each "
+				+ "call after a " + pause.toMillis() + " ms pause (p50 of single calls):");
+		registries.forEach((name, registry) -> {
+			if (registry != null) {
+				text.append(String.format(Locale.ROOT, " %s %.1f / %.1f µs;", name.replace("zk-spring @ZkLock, ", ""),
+						perCall(registry.get(), quick) / 1_000.0,
+						perCallAfterPause(registry.get(), quick, pause) / 1_000.0));
+			}
+		});
+		return text.toString().replaceAll(";$", ".");
+	}
+
+	/** Nanoseconds per call, each call alone after a pause, the median; warmed up hot first. */
+	static double perCallAfterPause(ObservationRegistry registry, boolean quick, Duration pause) {
+		once(registry, quick ? 2_000 : 10_000);
+		long[] calls = new long[quick ? 200 : 1_000];
+		for (int i = 0; i < calls.length; i++) {
+			LockSupport.parkNanos(pause.toNanos());
+			long start = System.nanoTime();
+			once(registry, 1);
+			calls[i] = System.nanoTime() - start;
+		}
+		Arrays.sort(calls);
+		return calls[(calls.length - 1) / 2];
+	}
+
 	/** Nanoseconds per call, the median of rounds. */
 	static double perCall(ObservationRegistry registry, boolean quick) {
 		// few enough that the test tracer, which keeps every span in memory, does not fill the heap
@@ -32,7 +72,7 @@ final class ObservationCost {
 			once(registry, calls);
 			rounds[i] = (System.nanoTime() - start) / (double) calls;
 		}
-		java.util.Arrays.sort(rounds);
+		Arrays.sort(rounds);
 		return rounds[rounds.length / 2];
 	}
 
