@@ -30,7 +30,8 @@ final class ObservationGap {
 		this.pause = pause;
 	}
 
-	void run(List<Contender> contenders, Map<String, ZkLockTemplate> templates, Report report) throws Exception {
+	void run(String label, List<Contender> contenders, Map<String, ZkLockTemplate> templates, Report report)
+			throws Exception {
 		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 		Map<String, ObservationProbe> probes = new LinkedHashMap<>();
 		templates.forEach((name, template) -> probes.put(name, ObservationProbe.install(template)));
@@ -59,11 +60,11 @@ final class ObservationGap {
 		finally {
 			probes.values().forEach(ObservationProbe::remove);
 		}
-		StringBuilder note = new StringBuilder(String.format(Locale.ROOT, "The gap taken apart: a pass of its own "
-				+ "after the tables, %d calls per contender, %d ms apart, interleaved as above, each call timed three "
-				+ "ways (p50, µs): wall time / the caller thread's CPU time / time inside the observation calls where "
-				+ "the lock path makes them (wait started and stopped, hold started, scoped and stopped):", calls,
-				this.pause.toMillis()));
+		StringBuilder note = new StringBuilder(String.format(Locale.ROOT, "%s, %d calls per contender, %d ms apart, "
+				+ "interleaved as above, each call timed three ways (p50, µs): wall time / the caller thread's CPU "
+				+ "time / time inside the observation calls where the lock path makes them (wait started and stopped, "
+				+ "hold started, scoped and stopped; the probe's own timing is the no-registry rows' figure):", label,
+				calls, this.pause.toMillis()));
 		samples.forEach((name, rows) -> note.append(String.format(Locale.ROOT, " %s %.0f / %.0f / %.1f;",
 				name.replace("zk-spring @ZkLock, ", ""), p50(rows, 0), p50(rows, 1), p50(rows, 2))));
 		report.note(note.toString().replaceAll(";$", ".") + " Garbage collection during the pass: " + gc.since() + ".");
