@@ -17,13 +17,13 @@ import dev.zkspring.client.PeerWatch;
 
 /**
  * Follows this instance's place in a line of sequential nodes (a leader latch's) and watches the owner of
- * the node right ahead of it: the next in line watches the leader, the one behind it the next, so a dead
- * leader is acted on by exactly one survivor and a dead member of the line is cleared too. Reads the
- * line again only when the node ahead or our own node goes (a watch on each, not on the line: a member
- * joining or leaving elsewhere in the line wakes nobody but the one behind it, so a change of membership
- * costs a few requests whatever the line's length), or while we are not in line (then every 200 ms until
- * our node shows: the latch may name its node only after the line changed); runs on the detector's one
- * thread.
+ * the node right ahead of it: the next in line watches the leader, the one behind it the next, and the
+ * leader the last, so a dead leader is acted on by exactly one survivor and every dead member of the line
+ * is cleared too. A member reads the line again only when the node ahead or its own node goes (a watch on
+ * each, not on the line), the leader also when the line changes (its watch alone), so a member joining or
+ * leaving elsewhere in the line wakes the one behind it and the leader, and a change of membership costs a
+ * few requests whatever the line's length; and while we are not in line, every 200 ms until our node shows
+ * (the latch may name its node only after the line changed). Runs on the detector's one thread.
  */
 final class QueueFollower implements PeerWatch.Watching {
 
@@ -107,7 +107,7 @@ final class QueueFollower implements PeerWatch.Watching {
 				return;
 			}
 			if (at == 0) {
-				follow(null, 0);
+				followLast(ZKPaths.getNodeFromPath(ours));
 				return;
 			}
 			String ahead = ZKPaths.makePath(this.parent, sorted.get(at - 1));
@@ -123,6 +123,28 @@ final class QueueFollower implements PeerWatch.Watching {
 				this.executor.schedule(this::refresh, 1, TimeUnit.SECONDS);
 			}
 		}
+	}
+
+	/**
+	 * The first in line closes the ring: it watches the last, whom nobody behind watches (a shard owner or a
+	 * member there would otherwise be cleared only by its session timeout). It alone watches the line's
+	 * membership, so a member joining at the end moves its watch: one read for it, none for the others.
+	 */
+	private void followLast(String ours) throws Exception {
+		this.reads.incrementAndGet();
+		List<String> line = this.client.getChildren().usingWatcher(this.changed).forPath(this.parent);
+		String last = line.stream().max(BY_SEQUENCE).orElse(ours);
+		if (last.equals(ours)) {
+			follow(null, 0);
+			return;
+		}
+		String path = ZKPaths.makePath(this.parent, last);
+		Stat stat = this.client.checkExists().forPath(path);
+		if (stat == null) {
+			refreshSoon();
+			return;
+		}
+		follow(path, stat.getEphemeralOwner());
 	}
 
 	/** How many times the line was read (for tests: a change elsewhere in the line must not read it). */

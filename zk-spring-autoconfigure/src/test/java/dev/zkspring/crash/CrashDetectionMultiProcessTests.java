@@ -76,6 +76,30 @@ class CrashDetectionMultiProcessTests {
 	}
 
 	@Test
+	void theLeaderEndsTheSessionOfTheLastInLineWithinAFractionOfTheSessionTimeoutWhenItIsKilled() throws Exception {
+		// this JVM leads; the peer joins behind it, last in line, so nobody behind watches it but the leader
+		CuratorFramework client = client();
+		CrashDetector detector = detector(client);
+		ZkLeaderElection leader = election(client, "/leader/crash-last", detector);
+		await().atMost(Duration.ofSeconds(5)).until(leader::isLeader);
+		int sessionTimeoutMs = startPeer("member", "/leader/crash-last");
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.participants().size() == 2);
+		awaitWatching(detector, "CONNECTED");
+
+		long killed = kill();
+		await().atMost(Duration.ofMillis(sessionTimeoutMs)).pollInterval(Duration.ofMillis(2))
+			.until(() -> leader.participants().size() == 1);
+		long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+
+		System.out.println("kill -9 of the last in line -> its latch node gone: " + tookMs + " ms (session timeout "
+				+ sessionTimeoutMs + " ms)");
+		assertThat(tookMs).as("last member cleared after kill -9, ms, with a %d ms session", sessionTimeoutMs)
+			.isLessThan(sessionTimeoutMs / 4);
+		assertThat(detector.deathsDetected()).isEqualTo(1);
+		assertThat(leader.isLeader()).isTrue();
+	}
+
+	@Test
 	void waiterHoldsWithinAFractionOfTheSessionTimeoutAfterTheHolderIsKilled() throws Exception {
 		String key = "crash-kill";
 		int sessionTimeoutMs = startPeer("lock", key);

@@ -13,9 +13,9 @@ import dev.zkspring.lock.ZkLockTemplate;
 
 /**
  * The peer that is killed or frozen in {@link CrashDetectionMultiProcessTests}, in a JVM of its own from the
- * test classpath: with crash detection on, it leads a latch ({@code leader}) or holds a key ({@code lock})
- * and prints {@code READY <negotiated session timeout>} once its session card is written, then waits to
- * be killed. Arguments: connect string, session timeout (ms), {@code leader|lock}, latch path or key.
+ * test classpath: with crash detection on, it leads a latch ({@code leader}), joins one behind its leader
+ * ({@code member}) or holds a key ({@code lock}) and prints {@code READY <negotiated session timeout>} once its session card is written, then waits to
+ * be killed. Arguments: connect string, session timeout (ms), {@code leader|member|lock}, latch path or key.
  */
 public final class CrashPeerMain {
 
@@ -36,13 +36,13 @@ public final class CrashPeerMain {
 		SessionLease lease = SessionLease.start(client);
 		CrashDetector detector = new CrashDetector(client, CrashDetectionSettings.defaults(false), () -> "peer");
 		CountDownLatch holding = new CountDownLatch(1);
-		if ("leader".equals(args[2])) {
+		if ("leader".equals(args[2]) || "member".equals(args[2])) {
 			ZkLeaderElection election = new ZkLeaderElection(client, lease, args[3], () -> "peer", Duration.ofSeconds(1),
 					Duration.ZERO);
 			detector.follow(args[3], election::latchNode);
 			detector.start();
 			election.start();
-			while (!election.isLeader()) {
+			while ("leader".equals(args[2]) ? !election.isLeader() : election.latchNode() == null) {
 				Thread.sleep(10);
 			}
 			holding.countDown();

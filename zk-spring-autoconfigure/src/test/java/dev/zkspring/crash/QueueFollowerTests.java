@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The follower of a place in line reads the line only when the node ahead of it or its own node goes: a
  * member leaving elsewhere in the line costs it nothing (at N = 200 a watch on the whole line made every
- * member read it on every change: 879 requests for one failover).
+ * member read it on every change: 879 requests for one failover). The first in line watches the last.
  */
 class QueueFollowerTests {
 
@@ -38,10 +38,7 @@ class QueueFollowerTests {
 		List<CuratorFramework> members = new ArrayList<>();
 		List<String> nodes = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
-			CuratorFramework member = client();
-			members.add(member);
-			nodes.add(member.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(LINE + "/latch-", new byte[0]));
+			join(members, nodes);
 		}
 		AtomicReference<String> watched = new AtomicReference<>();
 		PeerWatch peers = (node, session) -> {
@@ -65,10 +62,48 @@ class QueueFollowerTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.get(0).equals(watched.get()));
 		assertThat(follower.reads()).as("reads of the line: at the start and when the node ahead went").isEqualTo(2);
 
-		// the leader goes: we are first, following nobody
+		// the leader goes: we are first and alone, following nobody (read once more, to watch the line)
 		members.get(0).close();
 		await().atMost(Duration.ofSeconds(5)).until(() -> watched.get() == null);
-		assertThat(follower.reads()).isEqualTo(3);
+		assertThat(follower.reads()).isEqualTo(4);
+	}
+
+	@Test
+	void theFirstInLineWatchesTheLastWhomNobodyBehindWatches() throws Exception {
+		List<CuratorFramework> members = new ArrayList<>();
+		List<String> nodes = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			join(members, nodes);
+		}
+		AtomicReference<String> watched = new AtomicReference<>();
+		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+		this.closing.add(executor::shutdownNow);
+		String ours = nodes.get(0);
+		QueueFollower follower = new QueueFollower(client(), (node, session) -> {
+			watched.set(node);
+			return () -> watched.compareAndSet(node, null);
+		}, executor, LINE, () -> ours);
+		this.closing.add(follower::close);
+		follower.refreshSoon();
+		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.get(2).equals(watched.get()));
+
+		// a member joins at the end: the leader's watch moves to it
+		join(members, nodes);
+		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.get(3).equals(watched.get()));
+
+		// the last leaves, then the middle one: back to the one now last
+		members.get(3).delete().forPath(nodes.get(3));
+		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.get(2).equals(watched.get()));
+		members.get(1).delete().forPath(nodes.get(1));
+		members.get(2).delete().forPath(nodes.get(2));
+		await().atMost(Duration.ofSeconds(5)).until(() -> watched.get() == null);
+	}
+
+	private void join(List<CuratorFramework> members, List<String> nodes) throws Exception {
+		CuratorFramework member = client();
+		members.add(member);
+		nodes.add(member.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(LINE + "/latch-", new byte[0]));
 	}
 
 	@Test

@@ -152,7 +152,9 @@ public final class ShardOperations {
 			logger.warn("Could not create " + this.paths.members() + " yet; retried in the background: " + ex);
 		}
 		join();
-		CuratorCache watched = CuratorCache.build(this.client, this.paths.root());
+		CuratorCache watched = CuratorCache.builder(this.client, this.paths.root())
+			.withExceptionHandler(this::cacheFailed)
+			.build();
 		watched.listenable().addListener((type, before, after) -> requestScan());
 		watched.start();
 		this.cache = watched;
@@ -166,6 +168,21 @@ public final class ShardOperations {
 		logger.debug("Joined the shard members of " + this.paths.root());
 		// watches bring each change at once; the periodic scan covers a watch lost across a reconnection
 		executor.scheduleWithFixedDelay(this::requestScan, 1, 1, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * A read of the shard watch failed (Curator's default logs it at ERROR with a trace): nothing is lost, the
+	 * scan every second reads the nodes again, so one line at WARN while running, DEBUG once stopping.
+	 */
+	private void cacheFailed(Exception ex) {
+		String message = "A read of the shard nodes under " + this.paths.root() + " failed (" + ex
+				+ "); the scan every second reads them again";
+		if (this.running) {
+			logger.warn(message);
+		}
+		else {
+			logger.debug(message);
+		}
 	}
 
 	/** Become a member that shards are given to: an ephemeral node, re-created in each new session. */
