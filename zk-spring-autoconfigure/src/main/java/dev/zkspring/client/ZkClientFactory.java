@@ -52,7 +52,8 @@ public final class ZkClientFactory {
 			.connectionTimeoutMs(millis("zk.connection-timeout", settings.connectionTimeout()))
 			.retryPolicy(retryPolicy(settings.retry()))
 			.namespace(namespace(settings.namespace()))
-			.zkClientConfig(ClientTls.clientConfig(settings.tls()));
+			.zkClientConfig(ClientTls.clientConfig(settings.tls()))
+			.ensembleTracker(settings.ensembleTracker());
 		boolean authenticated = applyAuth(builder, settings.auth());
 		customizers.forEach((customizer) -> customizer.customize(builder));
 		ZooKeeperLogging.warnIfRepliesAreLogged();

@@ -35,11 +35,25 @@ public class ZkClientProperties {
 	/** How long to wait for a connection, both at startup and for each attempt to (re)connect. */
 	private Duration connectionTimeout = Duration.ofSeconds(10);
 
+	/**
+	 * Whether the client follows the ensemble's own list of servers (/zookeeper/config) in place of
+	 * zk.connect; turn off behind a proxy, NAT or Kubernetes Service whose address the instances must keep using.
+	 */
+	private boolean ensembleTracker = true;
+
 	private final Retry retry = new Retry();
 
 	private final Auth auth = new Auth();
 
 	private final Ssl ssl = new Ssl();
+
+	public boolean isEnsembleTracker() {
+		return this.ensembleTracker;
+	}
+
+	public void setEnsembleTracker(boolean ensembleTracker) {
+		this.ensembleTracker = ensembleTracker;
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -109,7 +123,8 @@ public class ZkClientProperties {
 						List.copyOf(recordRoots)),
 				new ZkClientSettings.Tls(ssl.isEnabled(), ssl.getKeyStore(), ssl.getKeyStorePassword(),
 						ssl.getKeyStoreType(), ssl.getTrustStore(), ssl.getTrustStorePassword(), ssl.getTrustStoreType(),
-						ssl.isHostnameVerification()));
+						ssl.isHostnameVerification()),
+				this.ensembleTracker);
 	}
 
 	/** How operations are retried while the connection is down (exponential backoff). */

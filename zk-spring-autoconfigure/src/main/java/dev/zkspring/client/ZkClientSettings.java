@@ -16,9 +16,17 @@ import org.jspecify.annotations.Nullable;
  * @param retry {@code zk.retry.*}
  * @param auth {@code zk.auth.*}
  * @param tls {@code zk.ssl.*}
+ * @param ensembleTracker {@code zk.ensemble-tracker}: whether Curator replaces the connect string with the
+ * servers' own addresses from {@code /zookeeper/config}
  */
 public record ZkClientSettings(@Nullable String namespace, Duration sessionTimeout, Duration connectionTimeout,
-		Retry retry, Auth auth, Tls tls) {
+		Retry retry, Auth auth, Tls tls, boolean ensembleTracker) {
+
+	/** With Curator's ensemble tracker on, its default. */
+	public ZkClientSettings(@Nullable String namespace, Duration sessionTimeout, Duration connectionTimeout,
+			Retry retry, Auth auth, Tls tls) {
+		this(namespace, sessionTimeout, connectionTimeout, retry, auth, tls, true);
+	}
 
 	/**
 	 * Exponential backoff of operations while the connection is down.

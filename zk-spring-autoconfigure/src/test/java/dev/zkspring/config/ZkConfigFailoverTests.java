@@ -73,8 +73,8 @@ class ZkConfigFailoverTests {
 			// Curator's ensemble tracker would replace the proxies with the servers' own addresses from
 			// /zookeeper/config, and the client would reconnect around the cut (it did, in full CI runs)
 			ConfigTestSupport.runner(zk, this.snapshots)
-				.withClassLoader(NoEnsembleTracking.classLoader(this.snapshots))
-				.withPropertyValues("zk.connect=" + connect, "zk.connection-timeout=2s", "zk.session-timeout=30s")
+				.withPropertyValues("zk.connect=" + connect, "zk.connection-timeout=2s", "zk.session-timeout=30s",
+						"zk.ensemble-tracker=false")
 				.run((context) -> {
 					CuratorFramework client = context.getBean(CuratorFramework.class);
 					// one change applied first: the reload at readiness is over and cannot bring the later one

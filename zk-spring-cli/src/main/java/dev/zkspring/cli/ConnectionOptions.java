@@ -69,7 +69,9 @@ final class ConnectionOptions {
 		ZkClientSettings settings = new ZkClientSettings(this.namespace, Duration.ofSeconds(30), this.timeout,
 				new ZkClientSettings.Retry(Duration.ofMillis(200), 3, Duration.ofSeconds(1)), auth(auth),
 				new ZkClientSettings.Tls(this.ssl, this.keyStore, env.get("ZK_SSL_KEY_STORE_PASSWORD"), this.keyStoreType,
-						this.trustStore, env.get("ZK_SSL_TRUST_STORE_PASSWORD"), this.trustStoreType, true));
+						this.trustStore, env.get("ZK_SSL_TRUST_STORE_PASSWORD"), this.trustStoreType, true),
+				// always the address the operator gave (a port-forward, a proxy), never the servers' own
+				false);
 		CuratorFramework client = ZkClientFactory.create(settings, connectString, List.of());
 		client.start();
 		if (!client.blockUntilConnected((int) this.timeout.toMillis(), TimeUnit.MILLISECONDS)) {
