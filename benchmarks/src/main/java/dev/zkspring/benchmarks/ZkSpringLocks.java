@@ -75,6 +75,13 @@ final class ZkSpringLocks {
 	 * row), or without one when {@code null}.
 	 */
 	static LockLibrary annotation(String name, @Nullable Supplier<ObservationRegistry> registry) {
+		return annotation(name, registry, (template) -> {
+		});
+	}
+
+	/** The same, handing the application's {@code ZkLockTemplate} to {@code started} (the observation probe's hook). */
+	static LockLibrary annotation(String name, @Nullable Supplier<ObservationRegistry> registry,
+			Consumer<ZkLockTemplate> started) {
 		return new LockLibrary() {
 
 			public String name() {
@@ -101,6 +108,7 @@ final class ZkSpringLocks {
 					throw new IllegalStateException("the observation registry was not picked up by zk-spring");
 				}
 				Guarded guarded = context.getBean(Guarded.class);
+				started.accept(context.getBean(ZkLockTemplate.class));
 				return new Locks() {
 					public void acquireRelease(String key) {
 						guarded.run(key);
