@@ -1,5 +1,6 @@
 package dev.zkspring.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -11,6 +12,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
@@ -22,6 +24,7 @@ import dev.zkspring.client.ZkConnectionStateEventPublisher;
 import dev.zkspring.test.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A connection-state change while the context is still creating its beans: published from Curator's
@@ -61,6 +64,26 @@ class ZkConnectionStateEventsAtStartupTests {
 					.containsSubsequence(ConnectionState.LOST, ConnectionState.RECONNECTED);
 				assertThat(recorder.threads.subList(before, recorder.threads.size()))
 					.allSatisfy((thread) -> assertThat(thread.getName()).startsWith("Curator-ConnectionStateManager"));
+			});
+	}
+
+	/**
+	 * Boot never makes a {@code SmartInitializingSingleton} lazy, so with lazy initialization the publisher is
+	 * still made at startup and stops holding once the singletons exist; were it made on first use, it would
+	 * hold every change for good.
+	 */
+	@Test
+	void withLazyInitializationChangesAfterStartupArePublished() throws Exception {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
+			.withInitializer((context) -> context.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+			.withBean(Recorder.class)
+			.withPropertyValues(zk.connectProperty())
+			.run((context) -> {
+				assertThat(context.getBeanFactory().containsSingleton("zkConnectionStateEventPublisher")).isTrue();
+				awaitReconnectAfterExpiry(context.getBean(CuratorFramework.class));
+				Recorder recorder = context.getBean(Recorder.class);
+				await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(recorder.states)
+					.containsSubsequence(ConnectionState.LOST, ConnectionState.RECONNECTED));
 			});
 	}
 
