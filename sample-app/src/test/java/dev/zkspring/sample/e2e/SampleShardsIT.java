@@ -226,6 +226,10 @@ class SampleShardsIT {
 					Run reRun = reRuns.get(0);
 					assertThat(reRun.end()).as("end of %s", reRun).isNotNull();
 					assertThat(reRun.start()).as("late: after the kill").isGreaterThan(killedAt);
+					// every member is watched by one other (the leader watches the last in line): crash detection ends
+					// the dead session at once, so the re-run comes long before the session could have expired
+					assertThat(reRun.start() - killedAt).as("ms from the kill to the re-run of %s", shard)
+						.isLessThan(SESSION_TIMEOUT.toMillis() / 2);
 					assertThat(journal.stream().filter((run) -> (run.fireTime() + "#" + run.shard()).equals(shard)
 							&& run.end() == null && !run.recovering())).as("the run cut short of %s", shard)
 						.noneMatch((cut) -> cut.instance().equals(reRun.instance()));
