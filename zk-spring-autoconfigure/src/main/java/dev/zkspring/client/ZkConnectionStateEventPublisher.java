@@ -3,6 +3,8 @@ package dev.zkspring.client;
 import java.util.ArrayDeque;
 import java.util.Queue;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
@@ -21,6 +23,8 @@ import org.springframework.context.ApplicationEventPublisher;
  */
 public final class ZkConnectionStateEventPublisher
 		implements ConnectionStateListener, SmartInitializingSingleton, DisposableBean {
+
+	private static final Log logger = LogFactory.getLog(ZkConnectionStateEventPublisher.class);
 
 	private final CuratorFramework client;
 
@@ -61,7 +65,13 @@ public final class ZkConnectionStateEventPublisher
 					return;
 				}
 			}
-			this.publisher.publishEvent(next);
+			try {
+				this.publisher.publishEvent(next);
+			}
+			catch (RuntimeException ex) {
+				// as when Curator's thread publishes: a failing listener is reported, and does not stop the startup
+				logger.warn("A listener of " + next.getState() + " (held while the context started) failed", ex);
+			}
 		}
 	}
 

@@ -10,11 +10,14 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -31,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * thread, it made the context create listener beans there, racing the starting thread (CI saw the crash
  * detector's own startup error replaced by "Requested bean is currently in creation").
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ZkConnectionStateEventsAtStartupTests {
 
 	@RegisterExtension
@@ -64,6 +68,22 @@ class ZkConnectionStateEventsAtStartupTests {
 					.containsSubsequence(ConnectionState.LOST, ConnectionState.RECONNECTED);
 				assertThat(recorder.threads.subList(before, recorder.threads.size()))
 					.allSatisfy((thread) -> assertThat(thread.getName()).startsWith("Curator-ConnectionStateManager"));
+			});
+	}
+
+	@Test
+	void aListenerFailingOnAHeldChangeIsReportedAndDoesNotStopTheStartup(CapturedOutput output) {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkAutoConfiguration.class))
+			.withUserConfiguration(SessionLostWhileStarting.class)
+			.withBean("failing", ApplicationListener.class, () -> (ApplicationListener<ZkConnectionStateChangedEvent>) (
+					event) -> {
+				throw new IllegalStateException("listener failed on " + event.getState());
+			})
+			.withPropertyValues(zk.connectProperty())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("(held while the context started) failed")
+					.contains("listener failed on LOST");
 			});
 	}
 
