@@ -117,6 +117,41 @@ public final class ShardOperations {
 		if (this.running && this.settings.any()) {
 			joinAndScan();
 		}
+		else if (this.running && this.joined) {
+			leaveUnsharded();
+		}
+	}
+
+	/**
+	 * The last sharded job's settings went: leave as a stop does (no more scans, the shards running here
+	 * finish first, bounded), keeping the runner for a job sharded again later.
+	 */
+	private void leaveUnsharded() {
+		@Nullable ScheduledExecutorService executor;
+		@Nullable CuratorCache watched;
+		@Nullable PersistentNode node;
+		synchronized (this) {
+			if (!this.joined || this.settings.any()) {
+				return;
+			}
+			this.joined = false;
+			executor = this.scans;
+			this.scans = null;
+			watched = this.cache;
+			this.cache = null;
+			node = this.member;
+			this.member = null;
+		}
+		if (executor != null) {
+			executor.shutdown();
+		}
+		if (!this.runner.awaitIdle(this.drainTimeout)) {
+			logger.warn("Leaving the shard members of " + this.paths.root() + " while shards still run here after "
+					+ this.drainTimeout);
+		}
+		closeQuietly(watched);
+		closeQuietly(node);
+		logger.info("No job is sharded any more: left the shard members of " + this.paths.root());
 	}
 
 	private void dispatch(JobExecutionContext context, String trigger, long fireTime, ShardSettings.Shards shards)

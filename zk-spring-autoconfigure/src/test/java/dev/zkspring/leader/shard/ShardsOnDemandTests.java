@@ -67,6 +67,34 @@ class ShardsOnDemandTests {
 			.extracting(Run::index).containsExactlyInAnyOrder(0, 1));
 	}
 
+	@Test
+	void removingTheLastShardedJobLeavesTheMembersStopsTheScanAndShardingAgainJoinsAgain() throws Exception {
+		Instance a = this.instances.start("a");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.election().isLeader());
+		String members = a.election().latchPath() + ".shards/members";
+		publish("{\"zk\":{\"quartz\":{\"jobs\":{\"report\":{\"shards\":\"2\"}}}}}");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.shards().isMember());
+		assertThat(this.writer.getChildren().forPath(members)).containsExactly("a");
+
+		publish("{\"zk\":{\"quartz\":{\"jobs\":{\"report\":{}}}}}");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(a.shards().isMember()).isFalse();
+			assertThat(this.writer.getChildren().forPath(members)).isEmpty();
+			assertThat(Thread.getAllStackTraces().keySet()).filteredOn(Thread::isAlive).extracting(Thread::getName)
+				.doesNotContain("zk-shard-scan");
+		});
+
+		publish("{\"zk\":{\"quartz\":{\"jobs\":{\"report\":{\"shards\":\"3\"}}}}}");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(a.shards().isMember()).isTrue();
+			assertThat(this.writer.getChildren().forPath(members)).containsExactly("a");
+		});
+		JobAnswer answer = a.context().getBean(ZkJobs.class).request("DEFAULT", "report", "run");
+		assertThat(answer.status()).isEqualTo(JobAnswer.Status.STARTED);
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(ShardedJobsApp.runs)
+			.extracting(Run::index).containsExactlyInAnyOrder(0, 1, 2));
+	}
+
 	private void publish(String json) throws Exception {
 		String node = "/config/" + this.instances.name();
 		byte[] data = json.getBytes(StandardCharsets.UTF_8);
