@@ -99,8 +99,13 @@ public class ShardWork {
 			// as the dispatch does: a recovering execution dispatches the fire time it recovers
 			long fireTime = context.getScheduledFireTime().getTime();
 			JobDataMap data = context.getMergedJobDataMap();
-			if (context.isRecovering() && data.containsKey(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS)) {
-				fireTime = Long.parseLong(data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS));
+			// (also a missed fire time the next leader runs once: not marked recovering, still a recovery trigger)
+			boolean standsForAnother = context.isRecovering()
+					|| Scheduler.DEFAULT_RECOVERY_GROUP.equals(context.getTrigger().getKey().getGroup());
+			if (standsForAnother && data.containsKey(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS)) {
+				String scheduled = data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS);
+				fireTime = Long.parseLong((scheduled != null) ? scheduled
+						: data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS));
 			}
 			this.journal.line("SD", group, LeaderJobs.epoch(context), fireTime, job,
 					this.environment.getProperty("zk.quartz.jobs." + job + ".shards", "1"),

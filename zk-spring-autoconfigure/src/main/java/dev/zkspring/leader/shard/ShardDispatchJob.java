@@ -37,7 +37,11 @@ final class ShardDispatchJob implements Job {
 		long fireTime = (context.getScheduledFireTime() != null) ? context.getScheduledFireTime().getTime()
 				: System.currentTimeMillis();
 		JobDataMap data = context.getMergedJobDataMap();
-		if (context.isRecovering() && data.containsKey(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS)) {
+		// a one-shot trigger of the recovery group stands for a lost or missed fire time: Quartz's JDBC store marks
+		// it recovering, its in-memory store never does, nor does the next leader for a fire time never started
+		boolean standsForAnother = context.isRecovering()
+				|| Scheduler.DEFAULT_RECOVERY_GROUP.equals(context.getTrigger().getKey().getGroup());
+		if (standsForAnother && data.containsKey(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS)) {
 			trigger = data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_GROUP) + "."
 					+ data.getString(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_NAME);
 			// the fire time the lost dispatch stood for is the scheduled one (the actual firing is a few ms later):

@@ -48,6 +48,21 @@ class ShardRecoveredDispatchTests {
 
 	@Test
 	void aRecoveredDispatchIsNamedAfterTheLostOnesScheduledFireTime() throws Exception {
+		recoverAndAssertNamedAfterTheScheduledFireTime(true);
+	}
+
+	/**
+	 * A fire time its leader recorded but never started (lost between the record and the start): the next
+	 * leader's one-shot trigger is not marked recovering (the job never ran; and Quartz's in-memory store never
+	 * marks one), yet the dispatch stands for that fire time, not the trigger's own firing. Named after the
+	 * firing, it took the next fire time's second in the campaign, and the shard jobs saw the wrong fire time.
+	 */
+	@Test
+	void aMissedFireTimeRunByTheNextLeaderIsNamedAfterItsScheduledFireTime() throws Exception {
+		recoverAndAssertNamedAfterTheScheduledFireTime(false);
+	}
+
+	private void recoverAndAssertNamedAfterTheScheduledFireTime(boolean markedRecovering) throws Exception {
 		this.election = new ZkLeaderElection(zk.newClient(), "/leader/recovered-dispatch", () -> "a",
 				Duration.ofSeconds(1), Duration.ZERO);
 		this.election.start();
@@ -75,7 +90,7 @@ class ShardRecoveredDispatchTests {
 			.startNow()
 			.build();
 		Date now = new Date();
-		TriggerFiredBundle bundle = new TriggerFiredBundle(detail, recovery, null, true, now, now, null, null);
+		TriggerFiredBundle bundle = new TriggerFiredBundle(detail, recovery, null, markedRecovering, now, now, null, null);
 
 		job.execute(new JobExecutionContextImpl(null, bundle, job));
 
