@@ -35,8 +35,8 @@ import dev.zkspring.leader.shard.FireRecord.Run;
  * Sharded jobs on this instance: makes this instance a member that shards are given to, makes the leader's
  * firing of a sharded job a dispatch, claims and runs this instance's shards, hands over those of lost
  * instances, and describes the shards for the {@code zookeeper} endpoint. What {@code ZkShards}, the public
- * entry point, does. Slightly over 300 lines: the lifecycle and the endpoint's view of the same znodes stay
- * together.
+ * entry point, does. Over 300 lines (about 420): the membership's lifecycle (joining, leaving when no job is
+ * sharded any more, stopping) and the endpoint's view of the same znodes stay together.
  */
 public final class ShardOperations {
 
@@ -145,12 +145,9 @@ public final class ShardOperations {
 		if (executor != null) {
 			executor.shutdown();
 		}
-		if (!this.runner.awaitIdle(this.drainTimeout)) {
-			logger.warn("Leaving the shard members of " + this.paths.root() + " while shards still run here after "
-					+ this.drainTimeout);
-		}
+		awaitShardsBeforeLeaving();
 		closeQuietly(watched);
-		closeQuietly(node);
+		closeMember(node);
 		logger.info("No job is sharded any more: left the shard members of " + this.paths.root());
 	}
 
@@ -232,6 +229,10 @@ public final class ShardOperations {
 	public synchronized void leave() {
 		PersistentNode node = this.member;
 		this.member = null;
+		closeMember(node);
+	}
+
+	private void closeMember(@Nullable PersistentNode node) {
 		if (node != null && !this.client.getZookeeperClient().isConnected()) {
 			// ZooKeeper out of reach: closing deletes the node in the foreground and would wait out the client's
 			// retries, holding up the stop; the node goes with the session, or when the close gets through
@@ -241,6 +242,14 @@ public final class ShardOperations {
 			return;
 		}
 		closeQuietly(node);
+	}
+
+	/** Wait (up to the drain timeout) for the shards running here, before leaving the members. */
+	private void awaitShardsBeforeLeaving() {
+		if (!this.runner.awaitIdle(this.drainTimeout)) {
+			logger.warn("Leaving the shard members of " + this.paths.root() + " while shards still run here after "
+					+ this.drainTimeout);
+		}
 	}
 
 	private void requestScan() {
@@ -283,10 +292,7 @@ public final class ShardOperations {
 				Thread.currentThread().interrupt();
 			}
 		}
-		if (!this.runner.awaitIdle(this.drainTimeout)) {
-			logger.warn("Leaving the shard members of " + this.paths.root() + " while shards still run here after "
-					+ this.drainTimeout);
-		}
+		awaitShardsBeforeLeaving();
 		this.runner.close();
 		closeQuietly(this.cache);
 		leave();
