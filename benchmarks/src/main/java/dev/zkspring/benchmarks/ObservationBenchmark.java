@@ -57,7 +57,11 @@ final class ObservationBenchmark {
 			+ "between two calls of one application (the other applications, the in-process server, the client's "
 			+ "threads), and each call brings them back. An application whose other work runs between its lock calls "
 			+ "pays the same, so the hot-loop figure is a floor, not the cost per call; what makes the lock path "
-			+ "slower still than 8 MiB of reading is not pinned down here. zk-spring's own part is the no-handler "
+			+ "slower still than 8 MiB of reading is not pinned down here. The split per call site says where it is paid: "
+			+ "the first observation call after the idle pause (the wait's start) and the first after the ZooKeeper "
+			+ "round trip (the wait's stop) take several times as long as the same kind of call made right after "
+			+ "another one (the hold's start, scope and stop), so most of the cost is bringing the handlers back "
+			+ "after something else ran, once per cold stretch, not the work they do. zk-spring's own part is the no-handler "
 			+ "row: nothing measurable (the lock asks the registry whether it has a handler and creates no "
 			+ "observation when it has none).";
 

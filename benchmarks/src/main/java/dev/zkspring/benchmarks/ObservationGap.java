@@ -4,6 +4,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +18,7 @@ import dev.zkspring.lock.ZkLockTemplate;
  * Issue 44's open question: the observations cost a few µs of CPU in a hot loop, yet the rows' p50 differ
  * by several times that. A pass of its own, after the tables and in their shape (interleaved, paused), that
  * takes each call apart: wall time, the caller thread's CPU time, and the time spent inside the observation
- * calls where the lock path makes them ({@link ObservationProbe}).
+ * calls where the lock path makes them ({@link ObservationProbe}), in all and per call site.
  */
 final class ObservationGap {
 
@@ -52,7 +53,13 @@ final class ObservationGap {
 					contender.op();
 					long wall = System.nanoTime() - start;
 					cpu = threads.getCurrentThreadCpuTime() - cpu;
-					samples.get(contender.name()).add(new long[] { wall, cpu, (probe != null) ? probe.take() : 0 });
+					long[] sites = (probe != null) ? probe.take() : new long[ObservationProbe.SITES.size()];
+					long[] row = new long[3 + sites.length];
+					row[0] = wall;
+					row[1] = cpu;
+					row[2] = Arrays.stream(sites).sum();
+					System.arraycopy(sites, 0, row, 3, sites.length);
+					samples.get(contender.name()).add(row);
 					LockSupport.parkNanos(this.pause.toNanos());
 				}
 			}
@@ -67,6 +74,17 @@ final class ObservationGap {
 				calls, this.pause.toMillis()));
 		samples.forEach((name, rows) -> note.append(String.format(Locale.ROOT, " %s %.0f / %.0f / %.1f;",
 				name.replace("zk-spring @ZkLock, ", ""), p50(rows, 0), p50(rows, 1), p50(rows, 2))));
+		note.replace(note.length() - 1, note.length(), ".");
+		note.append(" Per call site (p50, µs: ").append(String.join(" / ", ObservationProbe.SITES)).append("):");
+		samples.forEach((name, rows) -> {
+			if (probes.containsKey(name)) {
+				note.append(' ').append(name.replace("zk-spring @ZkLock, ", ""));
+				for (int site = 0; site < ObservationProbe.SITES.size(); site++) {
+					note.append(String.format(Locale.ROOT, (site == 0) ? " %.1f" : " / %.1f", p50(rows, 3 + site)));
+				}
+				note.append(';');
+			}
+		});
 		report.note(note.toString().replaceAll(";$", ".") + " Garbage collection during the pass: " + gc.since() + ".");
 	}
 

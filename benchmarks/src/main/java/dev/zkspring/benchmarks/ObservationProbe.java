@@ -2,6 +2,8 @@ package dev.zkspring.benchmarks;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,7 +24,12 @@ final class ObservationProbe implements ZkLockInstrumentation {
 
 	private final ZkLockInstrumentation delegate;
 
-	private long nanos;
+	/** The call sites, in the order a lock call makes them. */
+	static final List<String> SITES = List.of("wait start", "wait stop", "hold start", "scope open", "scope close",
+			"hold stop");
+
+	/** Nanoseconds per call site since the last {@link #take()}, indexed as {@link #SITES}. */
+	private final long[] sites = new long[SITES.size()];
 
 	private ObservationProbe(ZkLockTemplate template, ZkLockInstrumentation delegate) {
 		this.template = template;
@@ -48,32 +55,36 @@ final class ObservationProbe implements ZkLockInstrumentation {
 		this.template.setInstrumentation(this.delegate);
 	}
 
-	/** Nanoseconds spent in the instrumentation since the last call. */
-	long take() {
-		long taken = this.nanos;
-		this.nanos = 0;
+	/** Nanoseconds spent at each call site since the last call, indexed as {@link #SITES}. */
+	long[] take() {
+		long[] taken = this.sites.clone();
+		Arrays.fill(this.sites, 0);
 		return taken;
+	}
+
+	private void add(int site, long start) {
+		this.sites[site] += System.nanoTime() - start;
 	}
 
 	@Override
 	public Attempt acquiring(String name, ZkLock.Mode mode, Duration wait) {
 		long start = System.nanoTime();
 		Attempt attempt = this.delegate.acquiring(name, mode, wait);
-		this.nanos += System.nanoTime() - start;
+		add(0, start);
 		return new Attempt() {
 
 			@Override
 			public void ended(Outcome outcome, @Nullable Throwable error) {
 				long start = System.nanoTime();
 				attempt.ended(outcome, error);
-				ObservationProbe.this.nanos += System.nanoTime() - start;
+				ObservationProbe.this.add(1, start);
 			}
 
 			@Override
 			public Hold holding() {
 				long start = System.nanoTime();
 				Hold hold = attempt.holding();
-				ObservationProbe.this.nanos += System.nanoTime() - start;
+				ObservationProbe.this.add(2, start);
 				return timed(hold);
 			}
 
@@ -87,11 +98,11 @@ final class ObservationProbe implements ZkLockInstrumentation {
 			public Scope openScope() {
 				long start = System.nanoTime();
 				Scope scope = hold.openScope();
-				ObservationProbe.this.nanos += System.nanoTime() - start;
+				ObservationProbe.this.add(3, start);
 				return () -> {
 					long closing = System.nanoTime();
 					scope.close();
-					ObservationProbe.this.nanos += System.nanoTime() - closing;
+					ObservationProbe.this.add(4, closing);
 				};
 			}
 
@@ -99,7 +110,7 @@ final class ObservationProbe implements ZkLockInstrumentation {
 			public void released(@Nullable Throwable error, boolean lost) {
 				long start = System.nanoTime();
 				hold.released(error, lost);
-				ObservationProbe.this.nanos += System.nanoTime() - start;
+				ObservationProbe.this.add(5, start);
 			}
 
 		};
