@@ -43,8 +43,8 @@ final class ScaleReport {
 				(r) -> List.of(fmt2(r.detection.connections()), fmt2(r.detection.watching()),
 						fmt2(r.detection.bytesPerSecond()), fmt2(r.detection.segmentsPerSecond())));
 		this.report.note("Every instance runs crash detection, as an application does by default: a listener, a session "
-				+ "card, and a link from each instance to the one ahead of it in the leader latch's line (N - 1 links in "
-				+ "all). Counted by the kernel (`ss -tin`): the established TCP sockets whose local port is one of the "
+				+ "card, and a link from each instance to the one ahead of it in the leader latch's line, and from the "
+				+ "leader to the last in line (N links in all). Counted by the kernel (`ss -tin`): the established TCP sockets whose local port is one of the "
 				+ "instances' detector listeners, so each connection once, on the side that accepted it, with the bytes "
 				+ "and segments it carried both ways during the idle window (so the handshake, before the window, is not "
 				+ "in it); \"links\" is the detectors' own count of the peers they watch. No byte is expected: the "
