@@ -240,7 +240,7 @@ final class CrashBenchmarks {
 				}
 				await(() -> elections.get(0).participants().size() == n);
 				if (detection) {
-					await(() -> detectors.stream().mapToInt((d) -> (Integer) d.describe().get("inbound")).sum() == n - 1);
+					await(() -> detectors.stream().mapToInt((d) -> (Integer) d.describe().get("inbound")).sum() == ((n > 1) ? n : 0));
 					connections = detectors.stream().mapToInt((d) -> (Integer) d.describe().get("inbound")).sum();
 				}
 				TimeUnit.SECONDS.sleep(2);
