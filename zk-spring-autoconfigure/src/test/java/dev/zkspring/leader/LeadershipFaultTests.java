@@ -8,6 +8,8 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,6 +55,9 @@ class LeadershipFaultTests {
 
 	private final List<CountDownLatch> releases = new ArrayList<>();
 
+	/** A thread per task: with 2 cores, JDK 25's default async pool runs one blocking task at a time. */
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
 	@AfterEach
 	void stopAll() throws Exception {
 		this.releases.forEach(CountDownLatch::countDown);
@@ -61,6 +66,7 @@ class LeadershipFaultTests {
 			scheduler.shutdown(false);
 		}
 		this.elections.forEach(ZkLeaderElection::stop);
+		this.threads.shutdownNow();
 	}
 
 	@Test
@@ -106,9 +112,9 @@ class LeadershipFaultTests {
 		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> {
 			work.block(entered, release);
 			callEnded.set(System.nanoTime());
-		});
+		}, this.threads);
 		assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-		CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
+		CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop, this.threads);
 		await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> !b.isLeader());
 		release.countDown();
 		call.get(5, TimeUnit.SECONDS);
@@ -126,7 +132,7 @@ class LeadershipFaultTests {
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = release();
 		Work work = leaderOnly(a);
-		CompletableFuture.runAsync(() -> work.block(entered, release));
+		CompletableFuture.runAsync(() -> work.block(entered, release), this.threads);
 		assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
 		a.stop();
 		// still a's id: a successor treats a as abrupt and serves its takeover delay

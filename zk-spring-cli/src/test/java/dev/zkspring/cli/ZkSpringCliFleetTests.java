@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -114,6 +116,8 @@ class ZkSpringCliFleetTests {
 
 	@Test
 	void locksShowTheHolderWithItsTokenAndTheInstanceWaiting() {
+		// a thread each: on JDK 25 (not 17) with 2 cores, supplyAsync's default pool runs one task at a time
+		ExecutorService threads = Executors.newFixedThreadPool(2);
 		runner("node-1").run((one) -> runner("node-2").run((two) -> {
 			CountDownLatch holding = new CountDownLatch(1);
 			CountDownLatch release = new CountDownLatch(1);
@@ -123,10 +127,10 @@ class ZkSpringCliFleetTests {
 					holding.countDown();
 					release.await(30, TimeUnit.SECONDS);
 					return token;
-				}));
+				}), threads);
 			assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
 			CompletableFuture<String> waiter = CompletableFuture.supplyAsync(() -> two.getBean(ZkLockTemplate.class)
-				.execute("order-42", Duration.ofSeconds(30), () -> "second"));
+				.execute("order-42", Duration.ofSeconds(30), () -> "second"), threads);
 			try {
 				await().atMost(WAIT).untilAsserted(() -> {
 					List<Map<String, Object>> locks = list(json("locks", "--key", "order-42", "--output", "json"), "locks");
@@ -154,6 +158,7 @@ class ZkSpringCliFleetTests {
 			assertThat(token).isPositive();
 			await().atMost(WAIT).untilAsserted(() -> assertThat(list(json("locks", "--output", "json"), "locks")).isEmpty());
 		}));
+		threads.shutdownNow();
 	}
 
 	@Test
