@@ -13,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The latest instant until which this client's session is certainly alive on the ensemble, known
@@ -79,7 +80,15 @@ public final class SessionLease implements AutoCloseable {
 	}
 
 	static SessionLease start(CuratorFramework client, LongSupplier nanoClock) {
+		return start(client, nanoClock, null);
+	}
+
+	/** Start with a listener already told, so it hears the first grant too (a listener added later may not). */
+	static SessionLease start(CuratorFramework client, LongSupplier nanoClock, @Nullable Listener first) {
 		SessionLease lease = new SessionLease(client, nanoClock);
+		if (first != null) {
+			lease.addListener(first);
+		}
 		lease.renewer.start();
 		return lease;
 	}
