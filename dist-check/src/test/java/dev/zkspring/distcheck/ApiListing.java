@@ -95,7 +95,9 @@ final class ApiListing {
 
 	private static List<String> describe(Class<?> type) {
 		List<String> lines = new ArrayList<>();
-		StringBuilder header = new StringBuilder(type.toGenericString());
+		// JDK 17 leaves sealed and non-sealed out of toGenericString and later JDKs put them in (an enum with
+		// constant bodies is sealed): left out, so the listing reads the same whichever JDK builds
+		StringBuilder header = new StringBuilder(type.toGenericString().replaceAll("\\b(non-)?sealed ", ""));
 		Type superclass = type.getGenericSuperclass();
 		if (superclass != null && superclass != Object.class && !type.isEnum() && !type.isRecord()) {
 			header.append(" extends ").append(superclass.getTypeName());
